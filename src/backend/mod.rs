@@ -1,0 +1,315 @@
+//! Everything that solves a model, and the one place where answers become statuses.
+//!
+//! A backend only enumerates assignments of the placement variables and says whether
+//! its search was exhausted. Decoding, verification against the raw rules, and the
+//! FORMAT.md status table live here, once, so that no backend can report a status its
+//! evidence does not support.
+
+pub mod native;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::model::{self, Families, Model, PlacementId};
+use crate::puzzle::verify::{Violation, verify};
+use crate::puzzle::{Instance, Solution};
+
+/// What the sink tells a backend after each solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    Stop,
+}
+
+/// Why a backend's search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ending {
+    /// Every solution was reported: the search space is exhausted.
+    Exhausted,
+    /// The sink asked to stop (the solution limit was reached).
+    Stopped,
+    /// The deadline passed.
+    Timeout,
+    /// Another resource cap (memory, a node budget) stopped it.
+    Capped,
+}
+
+/// Resources a query may use.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Budget {
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    pub fn with_timeout(timeout: Option<Duration>) -> Budget {
+        Budget {
+            deadline: timeout.map(|t| Instant::now() + t),
+        }
+    }
+
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Work counters a backend reports; every field is optional so each backend fills
+/// in what it has.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Counters {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Placements forced by propagation before the first branch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forced: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_hits: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vars: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clauses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<u64>,
+}
+
+/// The end of one backend run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub ending: Ending,
+    pub counters: Counters,
+}
+
+/// Failures of a backend itself, as opposed to answers about the puzzle.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackendError {
+    #[error("backend `{backend}` cannot take this model: {reason}")]
+    Unsupported { backend: String, reason: String },
+    #[error("backend `{backend}` returned a tiling that breaks the rules: {violation}")]
+    WrongSolution {
+        backend: String,
+        violation: Violation,
+    },
+    #[error("backend `{backend}` failed: {message}")]
+    Failed { backend: String, message: String },
+}
+
+/// Something that solves a compiled model.
+pub trait Backend {
+    fn name(&self) -> &str;
+
+    /// The constraint families this backend wants when the user does not choose.
+    fn default_families(&self) -> Families {
+        Families::All
+    }
+
+    /// Enumerates solutions, handing each (as placement ids) to `sink` until the sink
+    /// says stop, the search is exhausted or the budget runs out.
+    ///
+    /// # Errors
+    /// The backend cannot take the model or failed; never for an unsatisfiable model.
+    fn solve(
+        &self,
+        model: &Model,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError>;
+}
+
+/// The FORMAT.md statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Sat,
+    Unique,
+    Multiple,
+    Unsat,
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sat => "sat",
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::Unsat => "unsat",
+            Status::Unknown => "unknown",
+        }
+    }
+
+    /// Derives the status from the evidence: how many solutions were found and
+    /// whether the search was exhausted. Zero solutions is `unsat` only when exhausted.
+    pub fn from_evidence(found: u64, exhausted: bool) -> Status {
+        match (found, exhausted) {
+            (0, true) => Status::Unsat,
+            (0, false) => Status::Unknown,
+            (1, true) => Status::Unique,
+            (1, false) => Status::Sat,
+            _ => Status::Multiple,
+        }
+    }
+}
+
+/// What a user asks of one instance.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    /// 1: first solution; 2: uniqueness; 0: all solutions.
+    pub limit: usize,
+    pub timeout: Option<Duration>,
+    /// `None` takes the backend's default.
+    pub families: Option<Families>,
+}
+
+/// The answer for one instance, every solution verified.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub name: String,
+    pub backend: String,
+    pub limit: usize,
+    pub status: Status,
+    pub complete: bool,
+    pub solutions: Vec<Solution>,
+    pub time: Duration,
+    pub counters: Counters,
+    pub ending: Ending,
+    /// The words of the infeasibility proof when clue inversion alone decided.
+    pub reason: Option<String>,
+}
+
+/// Decodes placement ids into a tiling.
+pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
+    Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
+}
+
+/// Compiles, solves and verifies one instance. Time covers compilation and search
+/// (board construction included, as in the paper's protocol), not verification.
+///
+/// # Errors
+/// The backend failed, or returned a tiling the verifier rejects.
+pub fn run(instance: &Instance, backend: &dyn Backend, request: &Request) -> Result<Report, BackendError> {
+    let start = Instant::now();
+    let budget = Budget::with_timeout(request.timeout);
+    let families = request.families.unwrap_or_else(|| backend.default_families());
+    let model = model::compile(instance, families);
+    let mut found: Vec<Vec<PlacementId>> = Vec::new();
+    let (outcome, reason) = match &model.infeasible {
+        Some(reason) => (
+            Outcome {
+                ending: Ending::Exhausted,
+                counters: Counters::default(),
+            },
+            Some(reason.to_string()),
+        ),
+        None => {
+            let limit = request.limit;
+            let outcome = backend.solve(&model, &budget, &mut |ids| {
+                found.push(ids.to_vec());
+                if limit != 0 && found.len() >= limit {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            })?;
+            (outcome, None)
+        }
+    };
+    let time = start.elapsed();
+    let mut solutions = Vec::with_capacity(found.len());
+    for ids in &found {
+        let solution = decode(&model, ids);
+        verify(instance, &solution).map_err(|violation| BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        })?;
+        solutions.push(solution);
+    }
+    let exhausted = outcome.ending == Ending::Exhausted;
+    Ok(Report {
+        name: instance.name.clone(),
+        backend: backend.name().to_string(),
+        limit: request.limit,
+        status: Status::from_evidence(solutions.len() as u64, exhausted),
+        complete: exhausted,
+        solutions,
+        time,
+        counters: outcome.counters,
+        ending: outcome.ending,
+        reason,
+    })
+}
+
+/// The result of counting one instance.
+#[derive(Debug, Clone)]
+pub struct CountReport {
+    pub name: String,
+    pub backend: String,
+    /// Exact when `complete`, otherwise a lower bound.
+    pub count: u128,
+    pub complete: bool,
+    pub time: Duration,
+    pub counters: Counters,
+    pub ending: Ending,
+    pub reason: Option<String>,
+}
+
+/// Counts the solutions of one instance by enumeration, verifying each one.
+///
+/// # Errors
+/// The backend failed, or produced a tiling the verifier rejects.
+pub fn count(instance: &Instance, backend: &dyn Backend, request: &Request) -> Result<CountReport, BackendError> {
+    let start = Instant::now();
+    let budget = Budget::with_timeout(request.timeout);
+    let families = request.families.unwrap_or_else(|| backend.default_families());
+    let model = model::compile(instance, families);
+    if let Some(reason) = &model.infeasible {
+        return Ok(CountReport {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            count: 0,
+            complete: true,
+            time: start.elapsed(),
+            counters: Counters::default(),
+            ending: Ending::Exhausted,
+            reason: Some(reason.to_string()),
+        });
+    }
+    let mut total: u128 = 0;
+    let mut wrong: Option<Violation> = None;
+    let outcome = backend.solve(&model, &budget, &mut |ids| {
+        if let Err(v) = verify(instance, &decode(&model, ids)) {
+            wrong = Some(v);
+            return Control::Stop;
+        }
+        total += 1;
+        Control::Continue
+    })?;
+    if let Some(violation) = wrong {
+        return Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
+    Ok(CountReport {
+        name: instance.name.clone(),
+        backend: backend.name().to_string(),
+        count: total,
+        complete: outcome.ending == Ending::Exhausted,
+        time: start.elapsed(),
+        counters: outcome.counters,
+        ending: outcome.ending,
+        reason: None,
+    })
+}
+
+/// Every backend built into this binary, by name.
+pub fn builtin(name: &str) -> Option<Box<dyn Backend>> {
+    match name {
+        "native" => Some(Box::new(native::Native::default())),
+        _ => None,
+    }
+}
+
+/// Names of the built-in backends, for `--help` and `dominofit backends`.
+pub const BUILTIN: &[&str] = &["native"];

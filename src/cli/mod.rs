@@ -1,0 +1,342 @@
+//! Argument definitions and dispatch. Exit statuses follow FORMAT.md: 0 for decisive
+//! answers, 3 when an instance ended `unknown`, 1 for bad input or a backend failure,
+//! 2 for a usage error (clap's own).
+
+mod output;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::model::{self, Families};
+use dominofit::puzzle::generate::planted;
+use dominofit::puzzle::parse::{read_instances, read_solutions};
+use dominofit::puzzle::verify::verify;
+use dominofit::puzzle::{Instance, draw::draw};
+
+const AFTER_HELP: &str = "\
+Files: an instance is one JSON object ({\"rows\", \"cols\", \"blocked\", \"row_clues\", \
+\"col_clues\"}, optional \"name\"); a workload (*.jsonl) holds one instance per line; `-` \
+reads standard input. Coordinates are one-based.
+
+Exit status: 0 decisive answers, 3 when any instance ended unknown, 1 bad input or backend \
+failure, 2 usage error.";
+
+/// Compile, solve and verify Domino Fit puzzles with pluggable solver backends.
+#[derive(Debug, Parser)]
+#[command(name = "dominofit", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve each instance: first solution, uniqueness check, or all solutions.
+    Solve(SolveArgs),
+    /// Count the solutions of each instance exactly.
+    Count(CountArgs),
+    /// Check a tiling against the raw game rules (coverage, blocked cells, dot clues).
+    Verify(VerifyArgs),
+    /// Write the compiled model of each instance.
+    Emit(EmitArgs),
+    /// Write planted instances (random tiling, holes, clues from the tiling) as JSON Lines.
+    Generate(GenerateArgs),
+    /// List the available backends.
+    Backends,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A picture of each board with its pieces, and a summary line.
+    Text,
+    /// One JSON object per instance and line, as fixed by FORMAT.md.
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct Common {
+    /// Instance (.json) or workload (.jsonl) file, or `-` for standard input.
+    file: String,
+    /// Backend to run (see `dominofit backends`).
+    #[arg(long, short, default_value = "native")]
+    backend: String,
+    /// Time limit per instance in seconds; a board stopped by it ends `unknown`.
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Constraint families to compile: minimal (u,t), all (u,p,q,t), colour (all plus
+    /// checkerboard splits) or raw (the dot sums themselves). Default: the backend's choice.
+    #[arg(long, value_enum)]
+    families: Option<Families>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Solutions to look for: 1 the first, 2 to check uniqueness, 0 all of them.
+    #[arg(long, short, default_value_t = 1)]
+    limit: usize,
+}
+
+#[derive(Debug, Args)]
+struct CountArgs {
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// Instance file (or a workload, paired line by line with a JSON Lines solution file).
+    instance: String,
+    /// Solution file: {"vertical": [[r,c],...], "horizontal": [[r,c],...]}.
+    solution: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EmitFormat {
+    /// The intermediate model: placements, covers, quota groups, raw clue sums.
+    ModelJson,
+}
+
+impl EmitFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            EmitFormat::ModelJson => "model.json",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct EmitArgs {
+    /// Instance (.json) or workload (.jsonl) file, or `-` for standard input.
+    file: String,
+    /// Output format.
+    #[arg(long, value_enum)]
+    to: EmitFormat,
+    /// Output file (one instance) or directory (a workload: one file per instance).
+    /// Written whole or not at all. Default: standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Constraint families to compile.
+    #[arg(long, value_enum, default_value = "all")]
+    families: Families,
+}
+
+#[derive(Debug, Args)]
+struct GenerateArgs {
+    #[arg(long)]
+    rows: usize,
+    #[arg(long)]
+    cols: usize,
+    /// Number of instances.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// Seed of the random stream; the same seed gives the same instances.
+    #[arg(long, default_value_t = 20260912)]
+    seed: u64,
+    /// Output file (JSON Lines). Default: standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!("the time limit must be a positive number of seconds, not {text}"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Solve(args) => solve(args),
+        Command::Count(args) => count(args),
+        Command::Verify(args) => verify_files(args),
+        Command::Emit(args) => emit(args),
+        Command::Generate(args) => generate(args),
+        Command::Backends => backends(),
+    }
+}
+
+fn backend_named(name: &str) -> Result<Box<dyn Backend>> {
+    backend::builtin(name).ok_or_else(|| {
+        anyhow!(
+            "unknown backend `{name}`; available: {}",
+            backend::BUILTIN.join(", ")
+        )
+    })
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode> {
+    let common = &args.common;
+    let backend = backend_named(&common.backend)?;
+    let instances = read_instances(&common.file)?;
+    let request = Request {
+        limit: args.limit,
+        timeout: common.timeout,
+        families: common.families,
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut any_unknown = false;
+    for instance in &instances {
+        let report = backend::run(instance, backend.as_ref(), &request)
+            .with_context(|| format!("instance `{}`", instance.name))?;
+        any_unknown |= report.status == Status::Unknown;
+        let text = match common.format {
+            Format::Json => output::solve_json(&report),
+            Format::Text => output::solve_text(instance, &report),
+        };
+        writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+    }
+    Ok(if any_unknown { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+fn count(args: CountArgs) -> Result<ExitCode> {
+    let common = &args.common;
+    let backend = backend_named(&common.backend)?;
+    let instances = read_instances(&common.file)?;
+    let request = Request {
+        limit: 0,
+        timeout: common.timeout,
+        families: common.families,
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut any_incomplete = false;
+    for instance in &instances {
+        let report = backend::count(instance, backend.as_ref(), &request)
+            .with_context(|| format!("instance `{}`", instance.name))?;
+        any_incomplete |= !report.complete;
+        let text = match common.format {
+            Format::Json => output::count_json(&report),
+            Format::Text => output::count_text(&report),
+        };
+        writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+    }
+    Ok(if any_incomplete { ExitCode::from(3) } else { ExitCode::SUCCESS })
+}
+
+fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
+    let instances = read_instances(&args.instance)?;
+    let solutions = read_solutions(&args.solution)?;
+    if instances.len() != solutions.len() {
+        bail!(
+            "{} holds {} instances but {} holds {} solutions; they are paired one to one",
+            args.instance,
+            instances.len(),
+            args.solution,
+            solutions.len()
+        );
+    }
+    let mut all_valid = true;
+    for (instance, solution) in instances.iter().zip(&solutions) {
+        match verify(instance, solution) {
+            Ok(()) => println!(
+                "{}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
+                instance.name,
+                solution.vertical.len(),
+                solution.horizontal.len(),
+                instance.open_cells()
+            ),
+            Err(violation) => {
+                all_valid = false;
+                println!("{}: invalid: {violation}", instance.name);
+            }
+        }
+    }
+    Ok(if all_valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn emit_one(instance: &Instance, args: &EmitArgs) -> String {
+    match args.to {
+        EmitFormat::ModelJson => model::compile(instance, args.families).to_json_dump(),
+    }
+}
+
+fn emit(args: EmitArgs) -> Result<ExitCode> {
+    let instances = read_instances(&args.file)?;
+    match (&args.output, instances.as_slice()) {
+        (None, _) => {
+            let mut stdout = std::io::stdout().lock();
+            for instance in &instances {
+                stdout.write_all(emit_one(instance, &args).as_bytes())?;
+            }
+        }
+        (Some(path), [instance]) if !path.is_dir() => {
+            write_atomically(path, &emit_one(instance, &args))?;
+        }
+        (Some(dir), _) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create directory {}", dir.display()))?;
+            for instance in &instances {
+                let file = dir.join(format!("{}.{}", safe_name(&instance.name), args.to.extension()));
+                write_atomically(&file, &emit_one(instance, &args))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Instance names become file names; keep them to a portable alphabet.
+fn safe_name(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+        .collect()
+}
+
+/// Writes through a temporary file in the same directory and renames it into place, so a
+/// reader never sees half a file and an error leaves nothing behind.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    let mut text = String::new();
+    for index in 0..args.count {
+        let (instance, _) = planted(args.rows, args.cols, args.seed, index)?;
+        text.push_str(&instance.to_json());
+        text.push('\n');
+    }
+    match &args.output {
+        Some(path) => write_atomically(path, &text)?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn backends() -> Result<ExitCode> {
+    println!("{:<10} {:<10} {:<10} reads", "name", "kind", "status");
+    for name in backend::BUILTIN {
+        println!("{name:<10} {:<10} {:<10} the model's quota families", "built-in", "available");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Draws an instance for text output; kept here so `output` stays about formats.
+pub(crate) fn picture(instance: &Instance, solution: Option<&dominofit::puzzle::Solution>) -> String {
+    draw(instance, solution)
+}

@@ -1,0 +1,131 @@
+//! How reports are printed: FORMAT.md's JSON lines, and text for people.
+
+use serde::Serialize;
+
+use dominofit::backend::{CountReport, Counters, Ending, Report};
+use dominofit::puzzle::{Instance, Solution};
+
+#[derive(Serialize)]
+struct Stats<'a> {
+    time_ms: f64,
+    #[serde(flatten)]
+    counters: &'a Counters,
+    /// Why the search ended early, when it did (`timeout`, `capped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<Ending>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+fn stats<'a>(time: std::time::Duration, counters: &'a Counters, ending: Ending, reason: Option<&'a str>) -> Stats<'a> {
+    // Microsecond resolution is as much as a clock on a busy machine supports.
+    let time_ms = (time.as_secs_f64() * 1e6).round() / 1e3;
+    Stats {
+        time_ms,
+        counters,
+        stopped: matches!(ending, Ending::Timeout | Ending::Capped).then_some(ending),
+        reason,
+    }
+}
+
+pub fn solve_json(report: &Report) -> String {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        name: &'a str,
+        backend: &'a str,
+        limit: usize,
+        status: &'static str,
+        complete: bool,
+        solutions: &'a [Solution],
+        stats: Stats<'a>,
+    }
+    let out = Out {
+        name: &report.name,
+        backend: &report.backend,
+        limit: report.limit,
+        status: report.status.name(),
+        complete: report.complete,
+        solutions: &report.solutions,
+        stats: stats(report.time, &report.counters, report.ending, report.reason.as_deref()),
+    };
+    serde_json::to_string(&out).expect("reports always serialize")
+}
+
+fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
+    let mut parts = vec![format!("{:.3} ms", time.as_secs_f64() * 1e3)];
+    if let Some(nodes) = counters.nodes {
+        parts.push(format!("{nodes} node{}", if nodes == 1 { "" } else { "s" }));
+    }
+    if let Some(forced) = counters.forced {
+        parts.push(format!("{forced} forced at the root"));
+    }
+    parts.join(", ")
+}
+
+pub fn solve_text(instance: &Instance, report: &Report) -> String {
+    let mut out = format!(
+        "{}: {} ({}, {})",
+        report.name,
+        report.status.name(),
+        report.backend,
+        summary_tail(report.time, &report.counters)
+    );
+    if let Some(reason) = &report.reason {
+        out.push_str(&format!("\n  no solution: {reason}"));
+    }
+    match report.ending {
+        Ending::Timeout => out.push_str("\n  stopped by the time limit"),
+        Ending::Capped => out.push_str("\n  stopped by a resource cap"),
+        _ => {}
+    }
+    out.push('\n');
+    if report.solutions.is_empty() {
+        out.push_str(&super::picture(instance, None));
+    }
+    let many = report.solutions.len() > 1;
+    for (k, solution) in report.solutions.iter().enumerate() {
+        if many {
+            out.push_str(&format!("solution {}:\n", k + 1));
+        }
+        out.push_str(&super::picture(instance, Some(solution)));
+    }
+    out
+}
+
+pub fn count_json(report: &CountReport) -> String {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        name: &'a str,
+        backend: &'a str,
+        count: String,
+        complete: bool,
+        stats: Stats<'a>,
+    }
+    let out = Out {
+        name: &report.name,
+        backend: &report.backend,
+        count: report.count.to_string(),
+        complete: report.complete,
+        stats: stats(report.time, &report.counters, report.ending, report.reason.as_deref()),
+    };
+    serde_json::to_string(&out).expect("reports always serialize")
+}
+
+pub fn count_text(report: &CountReport) -> String {
+    let bound = if report.complete { "" } else { "at least " };
+    let mut out = format!(
+        "{}: {bound}{} solution{} ({}, {})",
+        report.name,
+        report.count,
+        if report.count == 1 { "" } else { "s" },
+        report.backend,
+        summary_tail(report.time, &report.counters)
+    );
+    if let Some(reason) = &report.reason {
+        out.push_str(&format!("\n  no solution: {reason}"));
+    }
+    if !report.complete {
+        out.push_str("\n  stopped before the count was complete");
+    }
+    out
+}

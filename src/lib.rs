@@ -1,0 +1,11 @@
+//! dominofit: a constraint-model compiler for the Domino Fit puzzle.
+//!
+//! The pipeline runs one way: an [`puzzle::Instance`] is compiled by [`model::compile`]
+//! into a [`model::Model`] (exact cover plus orientation quotas from clue inversion);
+//! a [`backend::Backend`] enumerates assignments of its placement variables; every
+//! decoded [`puzzle::Solution`] is judged by [`puzzle::verify::verify`] against the raw
+//! game rules, never against the model. See ARCHITECTURE.md for the map.
+
+pub mod backend;
+pub mod model;
+pub mod puzzle;

@@ -1,0 +1,465 @@
+//! Clue inversion (Theorem 3.1 of the paper) and the checkerboard colour splits (Eq. 10).
+//!
+//! Dot clues are awkward for every solver: a horizontal piece puts its two dots in one
+//! column and its blank in another. Inverting them gives exact counts of pieces per
+//! orientation and per cut of the board, which are plain cardinality constraints. The
+//! arithmetic is exact (`i128`); a fractional or negative count is a proof that the
+//! board has no solution, and that proof is kept in words a player understands.
+
+use std::fmt;
+
+use crate::puzzle::Instance;
+
+/// The orientation margins of every solution, zero-based.
+///
+/// `u[i]`: vertical pieces with their top cell in row `i` (crossing below row `i`);
+/// `p[i]`: horizontal pieces in row `i`; `q[j]`: vertical pieces in column `j`;
+/// `t[j]`: horizontal pieces with their left cell in column `j` (crossing right of
+/// column `j`). The colour splits count those crossing pieces by the parity of
+/// `row + col` of their start cell (the same parity one-based or zero-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Margins {
+    pub u: Vec<u32>,
+    pub p: Vec<u32>,
+    pub q: Vec<u32>,
+    pub t: Vec<u32>,
+    pub u_even: Vec<u32>,
+    pub u_odd: Vec<u32>,
+    pub t_even: Vec<u32>,
+    pub t_odd: Vec<u32>,
+    /// Total vertical and horizontal pieces, `T_V` and `T_H` of Eq. 5.
+    pub vertical_total: u64,
+    pub horizontal_total: u64,
+}
+
+/// Geometric room on the board, independent of the clues.
+#[derive(Debug, Clone)]
+struct Room {
+    /// Open cells per row (`a_i`) and per column (`b_j`).
+    row_open: Vec<i128>,
+    col_open: Vec<i128>,
+    /// Columns where a vertical piece can cross below row `i`, split by colour.
+    vertical_cut: Vec<[usize; 2]>,
+    /// Rows where a horizontal piece can cross right of column `j`, split by colour.
+    horizontal_cut: Vec<[usize; 2]>,
+    /// Most disjoint horizontal pieces that fit in row `i`.
+    row_path: Vec<usize>,
+    /// Most disjoint vertical pieces that fit in column `j`.
+    col_path: Vec<usize>,
+}
+
+impl Room {
+    fn measure(instance: &Instance) -> Room {
+        let (m, n) = (instance.rows, instance.cols);
+        let open = |r: usize, c: usize| instance.is_open(r, c);
+        let mut room = Room {
+            row_open: vec![0; m],
+            col_open: vec![0; n],
+            vertical_cut: vec![[0, 0]; m],
+            horizontal_cut: vec![[0, 0]; n],
+            row_path: vec![0; m],
+            col_path: vec![0; n],
+        };
+        for r in 0..m {
+            for c in 0..n {
+                if !open(r, c) {
+                    continue;
+                }
+                room.row_open[r] += 1;
+                room.col_open[c] += 1;
+                let colour = (r + c) % 2;
+                if open(r + 1, c) {
+                    room.vertical_cut[r][colour] += 1;
+                }
+                if open(r, c + 1) {
+                    room.horizontal_cut[c][colour] += 1;
+                }
+            }
+        }
+        // A run of k open cells along a line holds at most floor(k/2) disjoint pieces.
+        for r in 0..m {
+            let mut run = 0;
+            for c in 0..=n {
+                if c < n && open(r, c) {
+                    run += 1;
+                } else {
+                    room.row_path[r] += run / 2;
+                    run = 0;
+                }
+            }
+        }
+        for c in 0..n {
+            let mut run = 0;
+            for r in 0..=m {
+                if r < m && open(r, c) {
+                    run += 1;
+                } else {
+                    room.col_path[c] += run / 2;
+                    run = 0;
+                }
+            }
+        }
+        room
+    }
+}
+
+/// Why clue inversion proves a board has no solution. Coordinates are one-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Infeasibility {
+    OddArea { open: usize },
+    UnequalTotals { row_total: u128, col_total: u128 },
+    TotalOutOfRange { open: usize, total: u128 },
+    TopRow { open: usize, clue: u64 },
+    /// `u_i` for the cut between `row` and `row + 1`.
+    VerticalCut { row: usize, need: i128, room: usize },
+    /// `p_i`, in halves so that a fractional count can be shown.
+    RowHorizontal { row: usize, need_halves: i128, room: usize },
+    /// `t_j` for the cut between `col` and `col + 1`; `col == cols` is the right edge.
+    HorizontalCut { col: usize, cols: usize, need: i128, room: usize },
+    /// `q_j`.
+    ColumnVertical { col: usize, need: i128, room: usize },
+    /// A colour split of `u_i` (Eq. 10), in halves.
+    VerticalColour { row: usize, even: bool, need_halves: i128, room: usize },
+    /// A colour split of `t_j` (Eq. 10), in halves.
+    HorizontalColour { col: usize, even: bool, need_halves: i128, room: usize },
+}
+
+fn halves(h: i128) -> String {
+    if h % 2 == 0 {
+        format!("{}", h / 2)
+    } else {
+        format!("{}{}.5", if h < 0 { "-" } else { "" }, (h / 2).abs())
+    }
+}
+
+fn colour_word(even: bool) -> &'static str {
+    if even { "even" } else { "odd" }
+}
+
+impl fmt::Display for Infeasibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Infeasibility::*;
+        match *self {
+            OddArea { open } => write!(
+                f,
+                "the board has {open} open cells, an odd number, so dominoes cannot cover it"
+            ),
+            UnequalTotals { row_total, col_total } => write!(
+                f,
+                "the row clues add up to {row_total} dots but the column clues to {col_total}"
+            ),
+            TotalOutOfRange { open, total } => write!(
+                f,
+                "the clues add up to {total} dots, but {} pieces on {open} open cells carry \
+                 between {} and {open} dots",
+                open / 2,
+                open / 2
+            ),
+            TopRow { open, clue } => write!(
+                f,
+                "row 1 has {open} open cells and every piece puts one dot per cell it covers \
+                 there, so its clue must be {open}, not {clue}"
+            ),
+            VerticalCut { row, need, .. } if need < 0 => write!(
+                f,
+                "rows {row} and {} would need {need} vertical pieces crossing between them \
+                 (row {} has fewer open cells than its clue)",
+                row + 1,
+                row + 1
+            ),
+            VerticalCut { row, need, room } => write!(
+                f,
+                "rows {row} and {} would need {need} vertical pieces crossing between them, \
+                 but only {room} columns have both cells open",
+                row + 1
+            ),
+            RowHorizontal { row, need_halves, .. } if need_halves < 0 || need_halves % 2 != 0 => {
+                write!(f, "row {row} would need {} horizontal pieces", halves(need_halves))
+            }
+            RowHorizontal { row, need_halves, room } => write!(
+                f,
+                "row {row} would need {} horizontal pieces but has room for at most {room}",
+                halves(need_halves)
+            ),
+            HorizontalCut { col, cols, need, .. } if col == cols => write!(
+                f,
+                "the column clues would need {need} horizontal pieces to stick out past the \
+                 right edge"
+            ),
+            HorizontalCut { col, need, .. } if need < 0 => write!(
+                f,
+                "columns {col} and {} would need {need} horizontal pieces crossing between them",
+                col + 1
+            ),
+            HorizontalCut { col, need, room, .. } => write!(
+                f,
+                "columns {col} and {} would need {need} horizontal pieces crossing between \
+                 them, but only {room} rows have both cells open",
+                col + 1
+            ),
+            ColumnVertical { col, need, .. } if need < 0 => {
+                write!(f, "column {col} would need {need} vertical pieces")
+            }
+            ColumnVertical { col, need, room } => write!(
+                f,
+                "column {col} would need {need} vertical pieces but has room for at most {room}"
+            ),
+            VerticalColour { row, even, need_halves, room } => {
+                write!(
+                    f,
+                    "{} of the vertical pieces crossing between rows {row} and {} would have to \
+                     start on {} cells (row + column {})",
+                    halves(need_halves),
+                    row + 1,
+                    colour_word(even),
+                    colour_word(even)
+                )?;
+                if need_halves >= 0 && need_halves % 2 == 0 {
+                    write!(f, ", but only {room} such columns are open")?;
+                }
+                Ok(())
+            }
+            HorizontalColour { col, even, need_halves, room } => {
+                write!(
+                    f,
+                    "{} of the horizontal pieces crossing between columns {col} and {} would \
+                     have to start on {} cells (row + column {})",
+                    halves(need_halves),
+                    col + 1,
+                    colour_word(even),
+                    colour_word(even)
+                )?;
+                if need_halves >= 0 && need_halves % 2 == 0 {
+                    write!(f, ", but only {room} such rows are open")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Infeasibility {}
+
+/// Converts a checked count to the stored width. Counts are bounded by the board's
+/// side, so this cannot fail after the room checks.
+fn narrow(v: i128) -> u32 {
+    u32::try_from(v).expect("counts are bounded by the board size after room checks")
+}
+
+/// Inverts the clues into margins, or proves the board has no solution.
+///
+/// The checks run in a fixed order (conservation, rows, columns, colours), so the
+/// reason reported for a given board is always the same.
+///
+/// # Errors
+/// The first necessary condition the clues violate.
+pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
+    let (m, n) = (instance.rows, instance.cols);
+    let room = Room::measure(instance);
+    let open = instance.open_cells();
+
+    // Conservation (Eq. 5).
+    if open % 2 != 0 {
+        return Err(Infeasibility::OddArea { open });
+    }
+    let row_total: u128 = instance.row_clues.iter().map(|&c| c as u128).sum();
+    let col_total: u128 = instance.col_clues.iter().map(|&c| c as u128).sum();
+    if row_total != col_total {
+        return Err(Infeasibility::UnequalTotals { row_total, col_total });
+    }
+    if row_total < (open / 2) as u128 || row_total > open as u128 {
+        return Err(Infeasibility::TotalOutOfRange {
+            open,
+            total: row_total,
+        });
+    }
+
+    // Rows: u_i = a_{i+1} - R_{i+1} (Eq. 6), p_i = (R_i - u_i)/2 (Eq. 7).
+    let row_clue = |i: usize| instance.row_clues[i] as i128;
+    if row_clue(0) != room.row_open[0] {
+        return Err(Infeasibility::TopRow {
+            open: open_in(&room.row_open, 0),
+            clue: instance.row_clues[0],
+        });
+    }
+    let mut u = vec![0u32; m];
+    for i in 0..m.saturating_sub(1) {
+        let need = room.row_open[i + 1] - row_clue(i + 1);
+        let cap = room.vertical_cut[i][0] + room.vertical_cut[i][1];
+        if need < 0 || need > cap as i128 {
+            return Err(Infeasibility::VerticalCut {
+                row: i + 1,
+                need,
+                room: cap,
+            });
+        }
+        u[i] = narrow(need);
+    }
+    let mut p = vec![0u32; m];
+    for i in 0..m {
+        let need_halves = row_clue(i) - u[i] as i128;
+        if need_halves < 0 || need_halves % 2 != 0 || need_halves / 2 > room.row_path[i] as i128 {
+            return Err(Infeasibility::RowHorizontal {
+                row: i + 1,
+                need_halves,
+                room: room.row_path[i],
+            });
+        }
+        p[i] = narrow(need_halves / 2);
+    }
+
+    // Columns: t_j = b_j - 2C_j + 3t_{j-1} (Eq. 8), q_j = C_j - 2t_{j-1} (Eq. 9).
+    // Rejecting each t_j against its room at once keeps the recurrence from growing.
+    let mut t = vec![0u32; n];
+    let mut previous: i128 = 0;
+    for j in 0..n {
+        let need = room.col_open[j] - 2 * instance.col_clues[j] as i128 + 3 * previous;
+        let cap = room.horizontal_cut[j][0] + room.horizontal_cut[j][1];
+        if need < 0 || need > cap as i128 {
+            return Err(Infeasibility::HorizontalCut {
+                col: j + 1,
+                cols: n,
+                need,
+                room: cap,
+            });
+        }
+        t[j] = narrow(need);
+        previous = need;
+    }
+    let mut q = vec![0u32; n];
+    for j in 0..n {
+        let before = if j == 0 { 0 } else { t[j - 1] as i128 };
+        let need = instance.col_clues[j] as i128 - 2 * before;
+        if need < 0 || need > room.col_path[j] as i128 {
+            return Err(Infeasibility::ColumnVertical {
+                col: j + 1,
+                need,
+                room: room.col_path[j],
+            });
+        }
+        q[j] = narrow(need);
+    }
+
+    // Colour splits (Eq. 10): I_i and J_j are prefix imbalances, +1 for even cells.
+    let colour = |r: usize, c: usize| if (r + c) % 2 == 0 { 1i128 } else { -1 };
+    let mut u_even = vec![0u32; m];
+    let mut u_odd = vec![0u32; m];
+    let mut imbalance: i128 = 0;
+    for i in 0..m {
+        imbalance += (0..n)
+            .filter(|&c| instance.is_open(i, c))
+            .map(|c| colour(i, c))
+            .sum::<i128>();
+        for (even, half_sum, cap, slot) in [
+            (true, u[i] as i128 + imbalance, room.vertical_cut[i][0], &mut u_even[i]),
+            (false, u[i] as i128 - imbalance, room.vertical_cut[i][1], &mut u_odd[i]),
+        ] {
+            if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
+                return Err(Infeasibility::VerticalColour {
+                    row: i + 1,
+                    even,
+                    need_halves: half_sum,
+                    room: cap,
+                });
+            }
+            *slot = narrow(half_sum / 2);
+        }
+    }
+    let mut t_even = vec![0u32; n];
+    let mut t_odd = vec![0u32; n];
+    let mut imbalance: i128 = 0;
+    for j in 0..n {
+        imbalance += (0..m)
+            .filter(|&r| instance.is_open(r, j))
+            .map(|r| colour(r, j))
+            .sum::<i128>();
+        for (even, half_sum, cap, slot) in [
+            (true, t[j] as i128 + imbalance, room.horizontal_cut[j][0], &mut t_even[j]),
+            (false, t[j] as i128 - imbalance, room.horizontal_cut[j][1], &mut t_odd[j]),
+        ] {
+            if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
+                return Err(Infeasibility::HorizontalColour {
+                    col: j + 1,
+                    even,
+                    need_halves: half_sum,
+                    room: cap,
+                });
+            }
+            *slot = narrow(half_sum / 2);
+        }
+    }
+
+    let vertical_total = u.iter().map(|&x| x as u64).sum();
+    let horizontal_total = p.iter().map(|&x| x as u64).sum();
+    Ok(Margins {
+        u,
+        p,
+        q,
+        t,
+        u_even,
+        u_odd,
+        t_even,
+        t_odd,
+        vertical_total,
+        horizontal_total,
+    })
+}
+
+fn open_in(counts: &[i128], k: usize) -> usize {
+    counts[k] as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse::parse_instances;
+
+    fn observed_8x8() -> Instance {
+        let text = r#"{"name": "observed-8x8", "rows": 8, "cols": 8,
+            "blocked": [[1,8],[2,8],[5,1],[5,6],[8,5],[8,8]],
+            "row_clues": [7,4,6,4,6,8,8,4], "col_clues": [3,5,2,14,4,5,7,7]}"#;
+        parse_instances(text, "test", "test", false).unwrap().remove(0)
+    }
+
+    #[test]
+    fn paper_margins_of_the_8x8_board() {
+        let m = invert(&observed_8x8()).unwrap();
+        assert_eq!(m.u, vec![3, 2, 4, 0, 0, 0, 2, 0]);
+        assert_eq!(m.p, vec![2, 1, 1, 2, 3, 4, 3, 2]);
+        assert_eq!(m.q, vec![3, 3, 0, 0, 2, 1, 1, 1]);
+        assert_eq!(m.t, vec![1, 1, 7, 1, 2, 3, 3, 0]);
+        assert_eq!((m.vertical_total, m.horizontal_total), (11, 18));
+        for i in 0..8 {
+            assert_eq!(m.u_even[i] + m.u_odd[i], m.u[i]);
+            assert_eq!(m.t_even[i] + m.t_odd[i], m.t[i]);
+        }
+    }
+
+    #[test]
+    fn fractional_row_is_explained() {
+        // The top row carries exactly one dot per open cell.
+        let mut inst = observed_8x8();
+        inst.row_clues[0] = 6;
+        inst.row_clues[1] = 5;
+        let err = invert(&inst).unwrap_err();
+        assert!(matches!(err, Infeasibility::TopRow { open: 7, clue: 6 }), "{err}");
+
+        let mut inst = observed_8x8();
+        // u_2 = a_3 - R_3 = 1 leaves R_2 - u_2 = 3 dots for horizontal pieces in row 2.
+        inst.row_clues[2] = 7;
+        inst.row_clues[3] = 3;
+        let err = invert(&inst).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "row 2 would need 1.5 horizontal pieces"
+        );
+    }
+
+    #[test]
+    fn halves_render_signs() {
+        assert_eq!(halves(5), "2.5");
+        assert_eq!(halves(-1), "-0.5");
+        assert_eq!(halves(-4), "-2");
+    }
+}

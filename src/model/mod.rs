@@ -1,0 +1,378 @@
+//! The intermediate model every backend lowers from: placements, an exact cover, and
+//! cardinality quotas (or the raw weighted clue sums).
+//!
+//! Placements are numbered row-major by start cell, the vertical piece before the
+//! horizontal one at the same cell. That order is the variable order of every
+//! emitted file, so it must never depend on anything but the board.
+
+pub mod inversion;
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::puzzle::{Instance, Orientation, Piece};
+pub use inversion::{Infeasibility, Margins, invert};
+
+/// Index of a placement in [`Model::placements`].
+pub type PlacementId = u32;
+
+/// Which constraint families a model carries besides the exact cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Families {
+    /// `u` and `t` only: by Corollary 3.2 they already imply every clue.
+    Minimal,
+    /// `u`, `p`, `q`, `t`: redundant but stronger for propagation.
+    #[default]
+    All,
+    /// All four plus the checkerboard colour splits of `u` and `t` (Eq. 10).
+    Colour,
+    /// No quotas: the raw clue sums `Σ v + 2 Σ h = clue`, for comparison with quotas.
+    Raw,
+}
+
+impl Families {
+    pub fn name(self) -> &'static str {
+        match self {
+            Families::Minimal => "minimal",
+            Families::All => "all",
+            Families::Colour => "colour",
+            Families::Raw => "raw",
+        }
+    }
+}
+
+/// The family a quota group belongs to; the index in [`QuotaGroup`] says which line or cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Family {
+    /// Vertical pieces crossing below row `index`.
+    #[serde(rename = "u")]
+    U,
+    /// Horizontal pieces in row `index`.
+    #[serde(rename = "p")]
+    P,
+    /// Vertical pieces in column `index`.
+    #[serde(rename = "q")]
+    Q,
+    /// Horizontal pieces crossing right of column `index`.
+    #[serde(rename = "t")]
+    T,
+    /// The part of `u` whose top cells have even `row + col`.
+    #[serde(rename = "u_even")]
+    UEven,
+    #[serde(rename = "u_odd")]
+    UOdd,
+    /// The part of `t` whose left cells have even `row + col`.
+    #[serde(rename = "t_even")]
+    TEven,
+    #[serde(rename = "t_odd")]
+    TOdd,
+}
+
+impl Family {
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::U => "u",
+            Family::P => "p",
+            Family::Q => "q",
+            Family::T => "t",
+            Family::UEven => "u_even",
+            Family::UOdd => "u_odd",
+            Family::TEven => "t_even",
+            Family::TOdd => "t_odd",
+        }
+    }
+
+    /// Groups whose members lie along one line, where consecutive members overlap. Only
+    /// these have a capacity below their member count.
+    pub fn is_path(self) -> bool {
+        matches!(self, Family::P | Family::Q)
+    }
+}
+
+/// `ExactlyOne` over the placements covering one open cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cover {
+    /// One-based.
+    pub row: usize,
+    pub col: usize,
+    pub placements: Vec<PlacementId>,
+}
+
+/// `Exactly(quota)` over a group of placements, in coordinate order along the group.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuotaGroup {
+    pub family: Family,
+    /// One-based row or column of the line or cut.
+    pub index: usize,
+    pub quota: u32,
+    pub placements: Vec<PlacementId>,
+}
+
+/// Which line a raw clue sum constrains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Line {
+    Row,
+    Col,
+}
+
+/// A raw clue: `Σ weight · placement = target`, weights 1 (vertical dot) or 2.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClueSum {
+    pub line: Line,
+    /// One-based.
+    pub index: usize,
+    pub target: u64,
+    pub terms: Vec<(u32, PlacementId)>,
+}
+
+/// A placement as written in a model dump: kind and one-based start cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PlacementView {
+    pub kind: char,
+    pub row: usize,
+    pub col: usize,
+}
+
+/// The compiled model. Plain data: backends read it, nothing writes back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    pub name: String,
+    pub rows: usize,
+    pub cols: usize,
+    pub families: Families,
+    pub placements: Vec<Piece>,
+    pub covers: Vec<Cover>,
+    pub quotas: Vec<QuotaGroup>,
+    pub clue_sums: Vec<ClueSum>,
+    /// Set when clue inversion already proves there is no solution; quotas are then empty.
+    pub infeasible: Option<Infeasibility>,
+}
+
+/// Compiles an instance into the model with the chosen constraint families.
+pub fn compile(instance: &Instance, families: Families) -> Model {
+    let (m, n) = (instance.rows, instance.cols);
+    let mut placements = Vec::new();
+    // Per cell, the placements covering it: filled as placements are numbered.
+    let mut at_cell: Vec<Vec<PlacementId>> = vec![Vec::new(); m * n];
+    for r in 0..m {
+        for c in 0..n {
+            if !instance.is_open(r, c) {
+                continue;
+            }
+            for orientation in [Orientation::Vertical, Orientation::Horizontal] {
+                let piece = Piece { row: r, col: c, orientation };
+                let (r2, c2) = piece.other_cell();
+                if instance.is_open(r2, c2) {
+                    let id = placements.len() as PlacementId;
+                    placements.push(piece);
+                    at_cell[r * n + c].push(id);
+                    at_cell[r2 * n + c2].push(id);
+                }
+            }
+        }
+    }
+    let covers = (0..m * n)
+        .filter(|&k| !instance.blocked[k])
+        .map(|k| {
+            let mut ids = std::mem::take(&mut at_cell[k]);
+            ids.sort_unstable();
+            Cover {
+                row: k / n + 1,
+                col: k % n + 1,
+                placements: ids,
+            }
+        })
+        .collect();
+
+    let mut model = Model {
+        name: instance.name.clone(),
+        rows: m,
+        cols: n,
+        families,
+        placements,
+        covers,
+        quotas: Vec::new(),
+        clue_sums: Vec::new(),
+        infeasible: None,
+    };
+    if families == Families::Raw {
+        model.clue_sums = raw_clue_sums(instance, &model.placements);
+        return model;
+    }
+    match invert(instance) {
+        Ok(margins) => model.quotas = quota_groups(&model.placements, &margins, families, m, n),
+        Err(reason) => model.infeasible = Some(reason),
+    }
+    model
+}
+
+fn quota_groups(
+    placements: &[Piece],
+    margins: &Margins,
+    families: Families,
+    m: usize,
+    n: usize,
+) -> Vec<QuotaGroup> {
+    let mut wanted: Vec<(Family, &[u32], usize)> = vec![(Family::U, &margins.u, m)];
+    if families != Families::Minimal {
+        wanted.push((Family::P, &margins.p, m));
+        wanted.push((Family::Q, &margins.q, n));
+    }
+    wanted.push((Family::T, &margins.t, n));
+    if families == Families::Colour {
+        wanted.push((Family::UEven, &margins.u_even, m));
+        wanted.push((Family::UOdd, &margins.u_odd, m));
+        wanted.push((Family::TEven, &margins.t_even, n));
+        wanted.push((Family::TOdd, &margins.t_odd, n));
+    }
+    // Bucket placements by line once; a scan per group would be quadratic on big boards.
+    let mut by_row: Vec<[Vec<PlacementId>; 2]> = vec![[Vec::new(), Vec::new()]; m];
+    let mut by_col: Vec<[Vec<PlacementId>; 2]> = vec![[Vec::new(), Vec::new()]; n];
+    for (id, p) in placements.iter().enumerate() {
+        let kind = p.orientation as usize;
+        by_row[p.row][kind].push(id as PlacementId);
+        by_col[p.col][kind].push(id as PlacementId);
+    }
+    let mut groups = Vec::new();
+    for (family, quotas, lines) in wanted {
+        for index in 0..lines {
+            let candidates: &[PlacementId] = match family {
+                Family::U | Family::UEven | Family::UOdd => &by_row[index][0],
+                Family::P => &by_row[index][1],
+                Family::Q => &by_col[index][0],
+                Family::T | Family::TEven | Family::TOdd => &by_col[index][1],
+            };
+            let members: Vec<PlacementId> = candidates
+                .iter()
+                .copied()
+                .filter(|&id| belongs(family, index, &placements[id as usize]))
+                .collect();
+            let quota = quotas[index];
+            // A cut with no room and a zero quota (the last row or column, a wall of
+            // blocked cells) constrains nothing; leave it out of the model.
+            if members.is_empty() && quota == 0 {
+                continue;
+            }
+            groups.push(QuotaGroup {
+                family,
+                index: index + 1,
+                quota,
+                placements: members,
+            });
+        }
+    }
+    groups
+}
+
+fn belongs(family: Family, index: usize, p: &Piece) -> bool {
+    let vertical = p.orientation == Orientation::Vertical;
+    let even = (p.row + p.col) % 2 == 0;
+    match family {
+        Family::U => vertical && p.row == index,
+        Family::P => !vertical && p.row == index,
+        Family::Q => vertical && p.col == index,
+        Family::T => !vertical && p.col == index,
+        Family::UEven => vertical && p.row == index && even,
+        Family::UOdd => vertical && p.row == index && !even,
+        Family::TEven => !vertical && p.col == index && even,
+        Family::TOdd => !vertical && p.col == index && !even,
+    }
+}
+
+fn raw_clue_sums(instance: &Instance, placements: &[Piece]) -> Vec<ClueSum> {
+    let mut rows: Vec<ClueSum> = (0..instance.rows)
+        .map(|i| ClueSum {
+            line: Line::Row,
+            index: i + 1,
+            target: instance.row_clues[i],
+            terms: Vec::new(),
+        })
+        .collect();
+    let mut cols: Vec<ClueSum> = (0..instance.cols)
+        .map(|j| ClueSum {
+            line: Line::Col,
+            index: j + 1,
+            target: instance.col_clues[j],
+            terms: Vec::new(),
+        })
+        .collect();
+    for (id, p) in placements.iter().enumerate() {
+        let id = id as PlacementId;
+        match p.orientation {
+            Orientation::Vertical => {
+                rows[p.row].terms.push((1, id));
+                cols[p.col].terms.push((1, id));
+            }
+            Orientation::Horizontal => {
+                rows[p.row].terms.push((2, id));
+                cols[p.col + 1].terms.push((2, id));
+            }
+        }
+    }
+    rows.extend(cols);
+    rows
+}
+
+impl Model {
+    /// The placements as a dump shows them.
+    pub fn placement_view(&self, id: PlacementId) -> PlacementView {
+        let p = self.placements[id as usize];
+        PlacementView {
+            kind: p.orientation.letter(),
+            row: p.row + 1,
+            col: p.col + 1,
+        }
+    }
+
+    /// A readable, deterministic JSON dump: one line per placement, cover and quota,
+    /// so that a diff of two dumps shows which constraint changed.
+    pub fn to_json_dump(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{{");
+        let _ = writeln!(out, "  \"name\": {},", json_string(&self.name));
+        let _ = writeln!(out, "  \"rows\": {},", self.rows);
+        let _ = writeln!(out, "  \"cols\": {},", self.cols);
+        let _ = writeln!(out, "  \"families\": \"{}\",", self.families.name());
+        let reason = match &self.infeasible {
+            Some(r) => json_string(&r.to_string()),
+            None => "null".to_string(),
+        };
+        let _ = writeln!(out, "  \"infeasible\": {reason},");
+        let views: Vec<PlacementView> = (0..self.placements.len() as PlacementId)
+            .map(|id| self.placement_view(id))
+            .collect();
+        write_list(&mut out, "placements", views.iter().map(one_line), false);
+        write_list(&mut out, "covers", self.covers.iter().map(one_line), false);
+        write_list(&mut out, "quotas", self.quotas.iter().map(one_line), false);
+        write_list(&mut out, "clue_sums", self.clue_sums.iter().map(one_line), true);
+        let _ = writeln!(out, "}}");
+        out
+    }
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).expect("strings always serialize")
+}
+
+fn write_list(out: &mut String, key: &str, items: impl Iterator<Item = String>, last: bool) {
+    let items: Vec<String> = items.collect();
+    let comma = if last { "" } else { "," };
+    if items.is_empty() {
+        let _ = writeln!(out, "  \"{key}\": []{comma}");
+        return;
+    }
+    let _ = writeln!(out, "  \"{key}\": [");
+    for (k, item) in items.iter().enumerate() {
+        let sep = if k + 1 < items.len() { "," } else { "" };
+        let _ = writeln!(out, "    {item}{sep}");
+    }
+    let _ = writeln!(out, "  ]{comma}");
+}
+
+/// One-line JSON for any serializable model part.
+fn one_line<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("model parts always serialize")
+}

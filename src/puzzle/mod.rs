@@ -1,0 +1,174 @@
+//! The puzzle as a player sees it: a board with blocked cells, dot clues, and tilings.
+//!
+//! Everything here speaks the raw game rules only. The compiled model lives in
+//! [`crate::model`]; the verifier in [`verify`] deliberately never looks at it, so
+//! that a mistake in clue inversion cannot hide a wrong answer.
+
+pub mod draw;
+pub mod generate;
+pub mod parse;
+pub mod verify;
+
+use serde::Serialize;
+
+/// Largest number of rows or columns accepted from a file.
+pub const MAX_SIDE: usize = 4096;
+/// Largest board area accepted from a file; beyond it the models would not fit in memory.
+pub const MAX_CELLS: usize = 1 << 20;
+
+/// The two pieces. They are never rotated: a vertical piece carries one dot on its top
+/// cell, a horizontal piece two dots on its right cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Orientation {
+    /// Covers `(r, c)` and `(r + 1, c)`; one dot on `(r, c)`.
+    Vertical,
+    /// Covers `(r, c)` and `(r, c + 1)`; two dots on `(r, c + 1)`.
+    Horizontal,
+}
+
+impl Orientation {
+    /// The single letter used in DIMACS comments and model dumps.
+    pub fn letter(self) -> char {
+        match self {
+            Orientation::Vertical => 'V',
+            Orientation::Horizontal => 'H',
+        }
+    }
+}
+
+/// A piece on the board, identified by its start cell (zero-based internally).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Piece {
+    pub row: usize,
+    pub col: usize,
+    pub orientation: Orientation,
+}
+
+impl Piece {
+    /// The second cell the piece covers.
+    pub fn other_cell(&self) -> (usize, usize) {
+        match self.orientation {
+            Orientation::Vertical => (self.row + 1, self.col),
+            Orientation::Horizontal => (self.row, self.col + 1),
+        }
+    }
+
+    /// Dots the piece puts on `(start, other)` cells respectively.
+    pub fn dots(&self) -> (u64, u64) {
+        match self.orientation {
+            Orientation::Vertical => (1, 0),
+            Orientation::Horizontal => (0, 2),
+        }
+    }
+}
+
+/// A Domino Fit board. Coordinates are zero-based here; files and output are one-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub name: String,
+    pub rows: usize,
+    pub cols: usize,
+    /// Row-major flags, `true` for a blocked cell.
+    pub blocked: Vec<bool>,
+    pub row_clues: Vec<u64>,
+    pub col_clues: Vec<u64>,
+}
+
+impl Instance {
+    pub fn is_open(&self, row: usize, col: usize) -> bool {
+        row < self.rows && col < self.cols && !self.blocked[row * self.cols + col]
+    }
+
+    /// Number of open cells, `N` in the paper.
+    pub fn open_cells(&self) -> usize {
+        self.blocked.iter().filter(|b| !**b).count()
+    }
+
+    /// Blocked cells in row-major order, zero-based.
+    pub fn blocked_cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let cols = self.cols;
+        self.blocked
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b)
+            .map(move |(k, _)| (k / cols, k % cols))
+    }
+
+    /// The instance in the FORMAT.md JSON shape, on one line (for workloads).
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            name: &'a str,
+            rows: usize,
+            cols: usize,
+            blocked: Vec<[usize; 2]>,
+            row_clues: &'a [u64],
+            col_clues: &'a [u64],
+        }
+        let out = Out {
+            name: &self.name,
+            rows: self.rows,
+            cols: self.cols,
+            blocked: self.blocked_cells().map(|(r, c)| [r + 1, c + 1]).collect(),
+            row_clues: &self.row_clues,
+            col_clues: &self.col_clues,
+        };
+        serde_json::to_string(&out).expect("plain data always serializes")
+    }
+}
+
+/// A set of placed pieces, kept sorted row-major so equal tilings compare equal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Solution {
+    /// Top cells of vertical pieces, zero-based, sorted.
+    pub vertical: Vec<(usize, usize)>,
+    /// Left cells of horizontal pieces, zero-based, sorted.
+    pub horizontal: Vec<(usize, usize)>,
+}
+
+impl Solution {
+    pub fn from_pieces(pieces: impl IntoIterator<Item = Piece>) -> Self {
+        let mut s = Solution::default();
+        for p in pieces {
+            match p.orientation {
+                Orientation::Vertical => s.vertical.push((p.row, p.col)),
+                Orientation::Horizontal => s.horizontal.push((p.row, p.col)),
+            }
+        }
+        s.vertical.sort_unstable();
+        s.horizontal.sort_unstable();
+        s
+    }
+
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        let v = self.vertical.iter().map(|&(row, col)| Piece {
+            row,
+            col,
+            orientation: Orientation::Vertical,
+        });
+        let h = self.horizontal.iter().map(|&(row, col)| Piece {
+            row,
+            col,
+            orientation: Orientation::Horizontal,
+        });
+        v.chain(h)
+    }
+
+}
+
+/// Serializes as the FORMAT.md solution object, with one-based coordinates.
+impl Serialize for Solution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Out {
+            vertical: Vec<[usize; 2]>,
+            horizontal: Vec<[usize; 2]>,
+        }
+        let one_based = |v: &[(usize, usize)]| v.iter().map(|&(r, c)| [r + 1, c + 1]).collect();
+        Out {
+            vertical: one_based(&self.vertical),
+            horizontal: one_based(&self.horizontal),
+        }
+        .serialize(serializer)
+    }
+}

@@ -1,0 +1,462 @@
+//! Reading instance, workload and solution files with strict validation.
+//!
+//! Files come from people and from other tools, so every mistake gets one message that
+//! names the file, the line of a workload, the field and what was expected. Validation
+//! walks a `serde_json::Value` by hand rather than deriving a struct, because serde's
+//! messages for a negative clue or a wrong type do not name the field.
+
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::{Instance, MAX_CELLS, MAX_SIDE, Solution};
+
+/// Where a piece of input came from: a file (or standard input) and, inside a
+/// workload, a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    pub line: Option<usize>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}: line {}", self.file, line),
+            None => write!(f, "{}", self.file),
+        }
+    }
+}
+
+/// Everything that can be wrong with an input file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    #[error("{file}: cannot read: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{origin}: malformed JSON: {message}")]
+    Json { origin: Origin, message: String },
+    #[error("{origin}: expected a JSON object, found {found}")]
+    NotObject { origin: Origin, found: &'static str },
+    #[error("{origin}: missing field `{field}`")]
+    MissingField { origin: Origin, field: &'static str },
+    #[error("{origin}: unknown field `{field}` (expected one of: {expected})")]
+    UnknownField {
+        origin: Origin,
+        field: String,
+        expected: &'static str,
+    },
+    #[error("{origin}: field `{field}`: {message}")]
+    Field {
+        origin: Origin,
+        field: &'static str,
+        message: String,
+    },
+    #[error("{origin}: {message}")]
+    Board { origin: Origin, message: String },
+    #[error("{file}: no instances (the file is empty)")]
+    Empty { file: String },
+}
+
+const INSTANCE_FIELDS: &str = "name, rows, cols, blocked, row_clues, col_clues";
+const SOLUTION_FIELDS: &str = "vertical, horizontal";
+
+/// Reads one file (or `-` for standard input) holding an instance or a workload.
+///
+/// # Errors
+/// Any unreadable, malformed or invalid input, with its origin.
+pub fn read_instances(path: &str) -> Result<Vec<Instance>, InputError> {
+    let (text, file) = read_text(path)?;
+    let stem = if path == "-" {
+        "stdin".to_string()
+    } else {
+        Path::new(path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.to_string())
+    };
+    parse_instances(&text, &file, &stem, is_workload(path, &text))
+}
+
+/// Reads a solution file (or a JSON Lines file of solutions, one per instance).
+///
+/// # Errors
+/// Any unreadable, malformed or invalid input, with its origin.
+pub fn read_solutions(path: &str) -> Result<Vec<Solution>, InputError> {
+    let (text, file) = read_text(path)?;
+    let documents = split_documents(&text, &file, is_workload(path, &text))?;
+    documents
+        .into_iter()
+        .map(|(origin, value)| solution_from_value(&value, &origin))
+        .collect()
+}
+
+/// Parses instance text. `workload` selects JSON Lines; otherwise the text is one
+/// JSON document named `stem` unless it names itself.
+///
+/// # Errors
+/// The first problem found, with its origin.
+pub fn parse_instances(
+    text: &str,
+    file: &str,
+    stem: &str,
+    workload: bool,
+) -> Result<Vec<Instance>, InputError> {
+    let documents = split_documents(text, file, workload)?;
+    documents
+        .into_iter()
+        .map(|(origin, value)| {
+            let default_name = match origin.line {
+                Some(line) => format!("line-{line}"),
+                None => stem.to_string(),
+            };
+            instance_from_value(&value, &origin, &default_name)
+        })
+        .collect()
+}
+
+fn read_text(path: &str) -> Result<(String, String), InputError> {
+    let file = if path == "-" { "<stdin>" } else { path }.to_string();
+    let mut text = String::new();
+    let result = if path == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+    };
+    result.map_err(|source| InputError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    Ok((text, file))
+}
+
+/// `.jsonl`/`.ndjson` files are workloads; standard input is a workload when it holds
+/// more than one non-blank line and its first line is a complete JSON document.
+fn is_workload(path: &str, text: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
+        return true;
+    }
+    if path != "-" {
+        return false;
+    }
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    match (lines.next(), lines.next()) {
+        (Some(first), Some(_)) => serde_json::from_str::<Value>(first).is_ok(),
+        _ => false,
+    }
+}
+
+fn split_documents(
+    text: &str,
+    file: &str,
+    workload: bool,
+) -> Result<Vec<(Origin, Value)>, InputError> {
+    let mut out = Vec::new();
+    if workload {
+        for (k, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let origin = Origin {
+                file: file.to_string(),
+                line: Some(k + 1),
+            };
+            let value = serde_json::from_str(line).map_err(|e| InputError::Json {
+                origin: origin.clone(),
+                message: format!("{e}"),
+            })?;
+            out.push((origin, value));
+        }
+    } else {
+        let origin = Origin {
+            file: file.to_string(),
+            line: None,
+        };
+        if text.trim().is_empty() {
+            return Err(InputError::Empty {
+                file: file.to_string(),
+            });
+        }
+        let value = serde_json::from_str(text).map_err(|e| InputError::Json {
+            origin: origin.clone(),
+            message: format!("{e}"),
+        })?;
+        out.push((origin, value));
+    }
+    if out.is_empty() {
+        return Err(InputError::Empty {
+            file: file.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn as_object<'v>(value: &'v Value, origin: &Origin) -> Result<&'v Map<String, Value>, InputError> {
+    value.as_object().ok_or_else(|| InputError::NotObject {
+        origin: origin.clone(),
+        found: kind_of(value),
+    })
+}
+
+fn check_known_fields(
+    object: &Map<String, Value>,
+    known: &[&str],
+    expected: &'static str,
+    origin: &Origin,
+) -> Result<(), InputError> {
+    // serde_json's map iterates in key order, so the first unknown field reported is
+    // deterministic.
+    match object.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(field) => Err(InputError::UnknownField {
+            origin: origin.clone(),
+            field: field.clone(),
+            expected,
+        }),
+        None => Ok(()),
+    }
+}
+
+fn field_error(origin: &Origin, field: &'static str, message: String) -> InputError {
+    InputError::Field {
+        origin: origin.clone(),
+        field,
+        message,
+    }
+}
+
+fn required<'v>(
+    object: &'v Map<String, Value>,
+    field: &'static str,
+    origin: &Origin,
+) -> Result<&'v Value, InputError> {
+    object.get(field).ok_or_else(|| InputError::MissingField {
+        origin: origin.clone(),
+        field,
+    })
+}
+
+/// A non-negative integer, or a message saying what the value is instead.
+fn non_negative(value: &Value) -> Result<u64, String> {
+    match value {
+        Value::Number(n) => {
+            if let Some(v) = n.as_u64() {
+                Ok(v)
+            } else if n.as_i64().is_some() {
+                Err(format!("{n} is negative; expected a non-negative integer"))
+            } else if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) {
+                Err(format!("{n} is not an integer"))
+            } else {
+                Err(format!("{n} is not an integer in range"))
+            }
+        }
+        other => Err(format!(
+            "expected a non-negative integer, found {}",
+            kind_of(other)
+        )),
+    }
+}
+
+fn size_field(object: &Map<String, Value>, field: &'static str, origin: &Origin) -> Result<usize, InputError> {
+    let v = non_negative(required(object, field, origin)?)
+        .map_err(|m| field_error(origin, field, m))?;
+    if v == 0 {
+        return Err(InputError::Board {
+            origin: origin.clone(),
+            message: format!("empty board: `{field}` is 0; a board has at least one row and one column"),
+        });
+    }
+    if v > MAX_SIDE as u64 {
+        return Err(field_error(
+            origin,
+            field,
+            format!("{v} is larger than the supported maximum of {MAX_SIDE}"),
+        ));
+    }
+    Ok(v as usize)
+}
+
+fn clue_field(
+    object: &Map<String, Value>,
+    field: &'static str,
+    expected_len: usize,
+    what: &str,
+    origin: &Origin,
+) -> Result<Vec<u64>, InputError> {
+    let value = required(object, field, origin)?;
+    let items = value.as_array().ok_or_else(|| {
+        field_error(
+            origin,
+            field,
+            format!("expected an array of {expected_len} clues, found {}", kind_of(value)),
+        )
+    })?;
+    if items.len() != expected_len {
+        return Err(field_error(
+            origin,
+            field,
+            format!(
+                "has {} entries but the board has {expected_len} {what}",
+                items.len()
+            ),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| {
+            non_negative(item).map_err(|m| field_error(origin, field, format!("entry {}: {m}", k + 1)))
+        })
+        .collect()
+}
+
+/// A one-based `[row, col]` pair, returned zero-based.
+fn cell_pair(value: &Value) -> Result<(u64, u64), String> {
+    let pair = value
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .ok_or_else(|| format!("expected a [row, col] pair, found {value}"))?;
+    let row = non_negative(&pair[0]).map_err(|m| format!("row {m}"))?;
+    let col = non_negative(&pair[1]).map_err(|m| format!("column {m}"))?;
+    if row == 0 || col == 0 {
+        return Err(format!(
+            "[{row}, {col}] is not a cell: coordinates are one-based"
+        ));
+    }
+    Ok((row - 1, col - 1))
+}
+
+fn instance_from_value(value: &Value, origin: &Origin, default_name: &str) -> Result<Instance, InputError> {
+    let object = as_object(value, origin)?;
+    check_known_fields(
+        object,
+        &["name", "rows", "cols", "blocked", "row_clues", "col_clues"],
+        INSTANCE_FIELDS,
+        origin,
+    )?;
+    let name = match object.get("name") {
+        None => default_name.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            return Err(field_error(
+                origin,
+                "name",
+                format!("expected a string, found {}", kind_of(other)),
+            ));
+        }
+    };
+    let rows = size_field(object, "rows", origin)?;
+    let cols = size_field(object, "cols", origin)?;
+    if rows * cols > MAX_CELLS {
+        return Err(InputError::Board {
+            origin: origin.clone(),
+            message: format!(
+                "a {rows}x{cols} board has {} cells, more than the supported maximum of {MAX_CELLS}",
+                rows * cols
+            ),
+        });
+    }
+    let mut blocked = vec![false; rows * cols];
+    let blocked_value = required(object, "blocked", origin)?;
+    let list = blocked_value.as_array().ok_or_else(|| {
+        field_error(
+            origin,
+            "blocked",
+            format!("expected an array of [row, col] pairs, found {}", kind_of(blocked_value)),
+        )
+    })?;
+    for (k, item) in list.iter().enumerate() {
+        let (r, c) = cell_pair(item)
+            .map_err(|m| field_error(origin, "blocked", format!("entry {}: {m}", k + 1)))?;
+        if r >= rows as u64 || c >= cols as u64 {
+            return Err(field_error(
+                origin,
+                "blocked",
+                format!(
+                    "entry {}: [{}, {}] is outside the {rows}x{cols} board",
+                    k + 1,
+                    r + 1,
+                    c + 1
+                ),
+            ));
+        }
+        let index = r as usize * cols + c as usize;
+        if blocked[index] {
+            return Err(field_error(
+                origin,
+                "blocked",
+                format!("entry {}: [{}, {}] is listed twice", k + 1, r + 1, c + 1),
+            ));
+        }
+        blocked[index] = true;
+    }
+    let row_clues = clue_field(object, "row_clues", rows, "rows", origin)?;
+    let col_clues = clue_field(object, "col_clues", cols, "columns", origin)?;
+    Ok(Instance {
+        name,
+        rows,
+        cols,
+        blocked,
+        row_clues,
+        col_clues,
+    })
+}
+
+fn solution_from_value(value: &Value, origin: &Origin) -> Result<Solution, InputError> {
+    let object = as_object(value, origin)?;
+    check_known_fields(object, &["vertical", "horizontal"], SOLUTION_FIELDS, origin)?;
+    let read = |field: &'static str| -> Result<Vec<(usize, usize)>, InputError> {
+        let list_value = required(object, field, origin)?;
+        let list = list_value.as_array().ok_or_else(|| {
+            field_error(
+                origin,
+                field,
+                format!("expected an array of [row, col] pairs, found {}", kind_of(list_value)),
+            )
+        })?;
+        let mut cells = Vec::with_capacity(list.len());
+        for (k, item) in list.iter().enumerate() {
+            let (r, c) = cell_pair(item)
+                .map_err(|m| field_error(origin, field, format!("entry {}: {m}", k + 1)))?;
+            let in_range = |v: u64| usize::try_from(v).ok().filter(|v| *v < MAX_SIDE);
+            match (in_range(r), in_range(c)) {
+                (Some(r), Some(c)) => cells.push((r, c)),
+                _ => {
+                    return Err(field_error(
+                        origin,
+                        field,
+                        format!("entry {}: [{}, {}] is off any supported board", k + 1, r + 1, c + 1),
+                    ));
+                }
+            }
+        }
+        Ok(cells)
+    };
+    let mut vertical = read("vertical")?;
+    let mut horizontal = read("horizontal")?;
+    // Order in the file is not part of the meaning; keep duplicates so the verifier
+    // can report them as overlaps.
+    vertical.sort_unstable();
+    horizontal.sort_unstable();
+    Ok(Solution {
+        vertical,
+        horizontal,
+    })
+}
