@@ -184,8 +184,8 @@ impl fmt::Display for Infeasibility {
             ),
             HorizontalCut { col, cols, need, .. } if col == cols => write!(
                 f,
-                "the column clues would need {need} horizontal pieces to stick out past the \
-                 right edge"
+                "the column clues would need {need} horizontal pieces crossing the right \
+                 edge of the board, where there is no room for any"
             ),
             HorizontalCut { col, need, .. } if need < 0 => write!(
                 f,

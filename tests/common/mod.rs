@@ -1,0 +1,200 @@
+//! Test oracles that know nothing of quotas, clue inversion or the model: a brute-force
+//! enumerator of geometric tilings, and clues computed straight from a tiling.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use dominofit::puzzle::{Instance, Solution};
+
+/// Every tiling of the open cells of a board by dominoes, ignoring clues. The first
+/// uncovered open cell in row-major order is covered by a piece starting there (its
+/// left and upper neighbours are taken), so every tiling is produced exactly once.
+pub fn all_tilings(rows: usize, cols: usize, blocked: &[bool]) -> Vec<Solution> {
+    fn go(
+        k: usize,
+        rows: usize,
+        cols: usize,
+        taken: &mut Vec<bool>,
+        vertical: &mut Vec<(usize, usize)>,
+        horizontal: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Solution>,
+    ) {
+        let mut k = k;
+        while k < rows * cols && taken[k] {
+            k += 1;
+        }
+        if k == rows * cols {
+            let mut s = Solution {
+                vertical: vertical.clone(),
+                horizontal: horizontal.clone(),
+            };
+            s.vertical.sort_unstable();
+            s.horizontal.sort_unstable();
+            out.push(s);
+            return;
+        }
+        let (r, c) = (k / cols, k % cols);
+        if c + 1 < cols && !taken[k + 1] {
+            taken[k] = true;
+            taken[k + 1] = true;
+            horizontal.push((r, c));
+            go(k + 1, rows, cols, taken, vertical, horizontal, out);
+            horizontal.pop();
+            taken[k] = false;
+            taken[k + 1] = false;
+        }
+        if r + 1 < rows && !taken[k + cols] {
+            taken[k] = true;
+            taken[k + cols] = true;
+            vertical.push((r, c));
+            go(k + 1, rows, cols, taken, vertical, horizontal, out);
+            vertical.pop();
+            taken[k] = false;
+            taken[k + cols] = false;
+        }
+    }
+    let mut taken = blocked.to_vec();
+    let mut out = Vec::new();
+    go(0, rows, cols, &mut taken, &mut Vec::new(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// Row and column dot sums of a tiling, from the rules: a vertical piece puts one dot
+/// on its top cell, a horizontal piece two dots on its right cell.
+pub fn clues_of(rows: usize, cols: usize, s: &Solution) -> (Vec<u64>, Vec<u64>) {
+    let mut r = vec![0; rows];
+    let mut c = vec![0; cols];
+    for &(i, j) in &s.vertical {
+        r[i] += 1;
+        c[j] += 1;
+    }
+    for &(i, j) in &s.horizontal {
+        r[i] += 2;
+        c[j + 1] += 2;
+    }
+    (r, c)
+}
+
+pub type Clues = (Vec<u64>, Vec<u64>);
+
+/// Tilings of a mask grouped by the clues they produce.
+pub fn by_clues(rows: usize, cols: usize, blocked: &[bool]) -> BTreeMap<Clues, Vec<Solution>> {
+    let mut groups: BTreeMap<Clues, Vec<Solution>> = BTreeMap::new();
+    for t in all_tilings(rows, cols, blocked) {
+        groups.entry(clues_of(rows, cols, &t)).or_default().push(t);
+    }
+    for v in groups.values_mut() {
+        v.sort();
+    }
+    groups
+}
+
+pub fn instance(rows: usize, cols: usize, blocked: &[bool], clues: &Clues) -> Instance {
+    Instance {
+        name: "case".to_string(),
+        rows,
+        cols,
+        blocked: blocked.to_vec(),
+        row_clues: clues.0.clone(),
+        col_clues: clues.1.clone(),
+    }
+}
+
+/// The mask with bit k of `bits` blocking cell k.
+pub fn mask(rows: usize, cols: usize, bits: u64) -> Vec<bool> {
+    (0..rows * cols).map(|k| bits >> k & 1 == 1).collect()
+}
+
+/// A small deterministic generator for sampling masks (splitmix64).
+pub struct Sample(pub u64);
+
+impl Sample {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// One query with its complete expected solution set (sorted).
+pub struct Case {
+    pub instance: Instance,
+    pub expected: Vec<Solution>,
+}
+
+/// The queries for one mask: every realized clue pair, the same pair with the last row
+/// and last column clue raised by one, and the all-zero clues.
+pub fn mask_cases(rows: usize, cols: usize, blocked: &[bool], out: &mut Vec<Case>) {
+    let groups = by_clues(rows, cols, blocked);
+    let lookup = |clues: &Clues| groups.get(clues).cloned().unwrap_or_default();
+    for (clues, tilings) in &groups {
+        out.push(Case {
+            instance: instance(rows, cols, blocked, clues),
+            expected: tilings.clone(),
+        });
+        let mut bumped = clues.clone();
+        bumped.0[rows - 1] += 1;
+        bumped.1[cols - 1] += 1;
+        out.push(Case {
+            instance: instance(rows, cols, blocked, &bumped),
+            expected: lookup(&bumped),
+        });
+    }
+    // A fully blocked mask realizes the zero clues already (the empty tiling).
+    let zero = (vec![0; rows], vec![0; cols]);
+    if groups.contains_key(&zero) {
+        return;
+    }
+    out.push(Case {
+        instance: instance(rows, cols, blocked, &zero),
+        expected: lookup(&zero),
+    });
+}
+
+/// The paper's exhaustive domain (Section 6.1): every mask of every board with
+/// 1 <= m, n <= 3, and every clue vector in {0..4} on the open 2x2 board.
+pub fn paper_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for rows in 1..=3 {
+        for cols in 1..=3 {
+            for bits in 0..1u64 << (rows * cols) {
+                mask_cases(rows, cols, &mask(rows, cols, bits), &mut out);
+            }
+        }
+    }
+    let open = vec![false; 4];
+    let groups = by_clues(2, 2, &open);
+    for code in 0..625u64 {
+        let digit = |k: u32| code / 5u64.pow(k) % 5;
+        let clues = (vec![digit(0), digit(1)], vec![digit(2), digit(3)]);
+        out.push(Case {
+            instance: instance(2, 2, &open, &clues),
+            expected: groups.get(&clues).cloned().unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// Beyond the paper: every mask of 3x4 and 4x3, and seeded samples of 4x4 and 4x5 masks.
+pub fn extended_cases(samples_4x4: usize, samples_4x5: usize) -> Vec<Case> {
+    let mut out = Vec::new();
+    for (rows, cols) in [(3, 4), (4, 3)] {
+        for bits in 0..1u64 << (rows * cols) {
+            mask_cases(rows, cols, &mask(rows, cols, bits), &mut out);
+        }
+    }
+    let mut rng = Sample(20261130);
+    for (rows, cols, samples) in [(4, 4, samples_4x4), (4, 5, samples_4x5)] {
+        for _ in 0..samples {
+            // Sparse masks have the most tilings; block each cell with probability 1/4.
+            let bits = (0..rows * cols).fold(0u64, |acc, k| {
+                acc | (((rng.next() % 4 == 0) as u64) << k)
+            });
+            mask_cases(rows, cols, &mask(rows, cols, bits), &mut out);
+        }
+    }
+    out
+}
