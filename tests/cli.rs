@@ -10,7 +10,10 @@ fn dominofit() -> Command {
 }
 
 const OBSERVED_8X8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
-const SOLUTION_8X8: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.solution.json");
+const SOLUTION_8X8: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/models/observed/8x8.solution.json"
+);
 
 /// Solves `text` given on standard input and expects exit 1 with `message` on stderr.
 fn rejects(text: &str, message: &str) {
@@ -156,10 +159,18 @@ fn solve_json_follows_the_format() {
         serde_json::from_str(&std::fs::read_to_string(SOLUTION_8X8).unwrap()).unwrap();
     assert_eq!(v["solutions"], serde_json::json!([expected]));
     // Field order as in FORMAT.md.
-    let order: Vec<usize> = ["\"name\"", "\"backend\"", "\"limit\"", "\"status\"", "\"complete\"", "\"solutions\"", "\"stats\""]
-        .iter()
-        .map(|k| text.find(k).unwrap())
-        .collect();
+    let order: Vec<usize> = [
+        "\"name\"",
+        "\"backend\"",
+        "\"limit\"",
+        "\"status\"",
+        "\"complete\"",
+        "\"solutions\"",
+        "\"stats\"",
+    ]
+    .iter()
+    .map(|k| text.find(k).unwrap())
+    .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
 
@@ -204,7 +215,9 @@ fn verify_accepts_and_rejects() {
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("wrong.json");
     // Drop the first vertical piece: cells [1,1] and [2,1] are left uncovered.
-    let text = std::fs::read_to_string(SOLUTION_8X8).unwrap().replacen("[1, 1], ", "", 1);
+    let text = std::fs::read_to_string(SOLUTION_8X8)
+        .unwrap()
+        .replacen("[1, 1], ", "", 1);
     std::fs::write(&wrong, text).unwrap();
     dominofit()
         .args(["verify", OBSERVED_8X8, wrong.to_str().unwrap()])
@@ -229,7 +242,9 @@ fn count_reports_a_decimal_string() {
 fn generate_is_reproducible_and_solvable() {
     let run = || {
         dominofit()
-            .args(["generate", "--rows", "7", "--cols", "9", "--count", "4", "--seed", "5"])
+            .args([
+                "generate", "--rows", "7", "--cols", "9", "--count", "4", "--seed", "5",
+            ])
             .assert()
             .success()
             .get_output()
@@ -251,7 +266,14 @@ fn generate_is_reproducible_and_solvable() {
 fn emit_model_json_is_deterministic() {
     let run = || {
         dominofit()
-            .args(["emit", OBSERVED_8X8, "--to", "model-json", "--families", "colour"])
+            .args([
+                "emit",
+                OBSERVED_8X8,
+                "--to",
+                "model-json",
+                "--families",
+                "colour",
+            ])
             .assert()
             .success()
             .get_output()

@@ -47,7 +47,10 @@ fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
 
     let two = backend::run(&case.instance, backend, &request(2)).expect(&name);
     assert_eq!(two.status, expected_status, "limit 2, {name}");
-    assert!(two.solutions.iter().all(|s| case.expected.contains(s)), "{name}");
+    assert!(
+        two.solutions.iter().all(|s| case.expected.contains(s)),
+        "{name}"
+    );
     3
 }
 
@@ -57,6 +60,18 @@ fn run_all(cases: &[Case], label: &str) {
             failure_cache: false,
             path_capacity: false,
             colour_balance: false,
+            quota_ratio_order: false,
+            restarts: false,
+            ..SearchOptions::default()
+        },
+    };
+    // Every optional mechanism at its most active: a restart after each failure, the
+    // colour check's large-component path on every component, the flow check on.
+    let eager = Native {
+        options: SearchOptions {
+            transport: true,
+            restart_unit: 1,
+            component_limit: 1,
             ..SearchOptions::default()
         },
     };
@@ -67,6 +82,7 @@ fn run_all(cases: &[Case], label: &str) {
             comparisons += check(case, &full, families);
         }
         comparisons += check(case, &plain, Families::All);
+        comparisons += check(case, &eager, Families::All);
     }
     let solutions: usize = cases.iter().map(|c| c.expected.len()).sum();
     println!(

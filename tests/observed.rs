@@ -9,8 +9,12 @@ use dominofit::puzzle::verify::verify;
 
 fn board(name: &str) -> (dominofit::puzzle::Instance, dominofit::puzzle::Solution) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed");
-    let instance = read_instances(&format!("{dir}/{name}.json")).unwrap().remove(0);
-    let solution = read_solutions(&format!("{dir}/{name}.solution.json")).unwrap().remove(0);
+    let instance = read_instances(&format!("{dir}/{name}.json"))
+        .unwrap()
+        .remove(0);
+    let solution = read_solutions(&format!("{dir}/{name}.solution.json"))
+        .unwrap()
+        .remove(0);
     (instance, solution)
 }
 
@@ -36,8 +40,16 @@ fn each_board_is_unique_and_solved_at_the_root() {
             assert_eq!(report.status, Status::Unique, "{name}");
             assert!(report.complete, "{name}");
             assert_eq!(report.solutions, vec![published.clone()], "{name}");
-            assert_eq!(report.counters.nodes, Some(1), "{name}: solved without branching");
-            assert_eq!(report.counters.forced, Some(forced), "{name}: placements forced");
+            assert_eq!(
+                report.counters.nodes,
+                Some(1),
+                "{name}: solved without branching"
+            );
+            assert_eq!(
+                report.counters.forced,
+                Some(forced),
+                "{name}: placements forced"
+            );
         }
     }
 }
@@ -54,7 +66,11 @@ fn every_family_choice_finds_the_same_unique_solution() {
             };
             let report = backend::run(&instance, &Native::default(), &request).unwrap();
             assert_eq!(report.status, Status::Unique, "{name} {families:?}");
-            assert_eq!(report.solutions, vec![published.clone()], "{name} {families:?}");
+            assert_eq!(
+                report.solutions,
+                vec![published.clone()],
+                "{name} {families:?}"
+            );
         }
     }
 }

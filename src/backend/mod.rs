@@ -66,6 +66,8 @@ pub struct Counters {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_hits: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub restarts: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vars: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clauses: Option<u64>,
@@ -105,13 +107,16 @@ pub trait Backend {
     }
 
     /// Enumerates solutions, handing each (as placement ids) to `sink` until the sink
-    /// says stop, the search is exhausted or the budget runs out.
+    /// says stop, the search is exhausted or the budget runs out. `limit` says how many
+    /// solutions the sink will take (0: all), so a backend can choose its strategy;
+    /// each solution must be reported once.
     ///
     /// # Errors
     /// The backend cannot take the model or failed; never for an unsatisfiable model.
     fn solve(
         &self,
         model: &Model,
+        limit: usize,
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError>;
@@ -188,10 +193,16 @@ pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
 ///
 /// # Errors
 /// The backend failed, or returned a tiling the verifier rejects.
-pub fn run(instance: &Instance, backend: &dyn Backend, request: &Request) -> Result<Report, BackendError> {
+pub fn run(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Report, BackendError> {
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
-    let families = request.families.unwrap_or_else(|| backend.default_families());
+    let families = request
+        .families
+        .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
     let (outcome, reason) = match &model.infeasible {
@@ -204,7 +215,7 @@ pub fn run(instance: &Instance, backend: &dyn Backend, request: &Request) -> Res
         ),
         None => {
             let limit = request.limit;
-            let outcome = backend.solve(&model, &budget, &mut |ids| {
+            let outcome = backend.solve(&model, limit, &budget, &mut |ids| {
                 found.push(ids.to_vec());
                 if limit != 0 && found.len() >= limit {
                     Control::Stop
@@ -258,10 +269,16 @@ pub struct CountReport {
 ///
 /// # Errors
 /// The backend failed, or produced a tiling the verifier rejects.
-pub fn count(instance: &Instance, backend: &dyn Backend, request: &Request) -> Result<CountReport, BackendError> {
+pub fn count(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<CountReport, BackendError> {
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
-    let families = request.families.unwrap_or_else(|| backend.default_families());
+    let families = request
+        .families
+        .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     if let Some(reason) = &model.infeasible {
         return Ok(CountReport {
@@ -277,7 +294,7 @@ pub fn count(instance: &Instance, backend: &dyn Backend, request: &Request) -> R
     }
     let mut total: u128 = 0;
     let mut wrong: Option<Violation> = None;
-    let outcome = backend.solve(&model, &budget, &mut |ids| {
+    let outcome = backend.solve(&model, 0, &budget, &mut |ids| {
         if let Err(v) = verify(instance, &decode(&model, ids)) {
             wrong = Some(v);
             return Control::Stop;

@@ -153,7 +153,9 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
     if !(seconds.is_finite() && seconds > 0.0) {
-        return Err(format!("the time limit must be a positive number of seconds, not {text}"));
+        return Err(format!(
+            "the time limit must be a positive number of seconds, not {text}"
+        ));
     }
     Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
 }
@@ -200,7 +202,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
-    Ok(if any_unknown { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    Ok(if any_unknown {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn count(args: CountArgs) -> Result<ExitCode> {
@@ -225,7 +231,11 @@ fn count(args: CountArgs) -> Result<ExitCode> {
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
-    Ok(if any_incomplete { ExitCode::from(3) } else { ExitCode::SUCCESS })
+    Ok(if any_incomplete {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
@@ -256,7 +266,11 @@ fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
             }
         }
     }
-    Ok(if all_valid { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if all_valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn emit_one(instance: &Instance, args: &EmitArgs) -> String {
@@ -281,7 +295,11 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create directory {}", dir.display()))?;
             for instance in &instances {
-                let file = dir.join(format!("{}.{}", safe_name(&instance.name), args.to.extension()));
+                let file = dir.join(format!(
+                    "{}.{}",
+                    safe_name(&instance.name),
+                    args.to.extension()
+                ));
                 write_atomically(&file, &emit_one(instance, &args))?;
             }
         }
@@ -292,7 +310,13 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
 /// Instance names become file names; keep them to a portable alphabet.
 fn safe_name(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -331,12 +355,18 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
 fn backends() -> Result<ExitCode> {
     println!("{:<10} {:<10} {:<10} reads", "name", "kind", "status");
     for name in backend::BUILTIN {
-        println!("{name:<10} {:<10} {:<10} the model's quota families", "built-in", "available");
+        println!(
+            "{name:<10} {:<10} {:<10} the model's quota families",
+            "built-in", "available"
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Draws an instance for text output; kept here so `output` stays about formats.
-pub(crate) fn picture(instance: &Instance, solution: Option<&dominofit::puzzle::Solution>) -> String {
+pub(crate) fn picture(
+    instance: &Instance,
+    solution: Option<&dominofit::puzzle::Solution>,
+) -> String {
     draw(instance, solution)
 }

@@ -17,7 +17,12 @@ struct Stats<'a> {
     reason: Option<&'a str>,
 }
 
-fn stats<'a>(time: std::time::Duration, counters: &'a Counters, ending: Ending, reason: Option<&'a str>) -> Stats<'a> {
+fn stats<'a>(
+    time: std::time::Duration,
+    counters: &'a Counters,
+    ending: Ending,
+    reason: Option<&'a str>,
+) -> Stats<'a> {
     // Microsecond resolution is as much as a clock on a busy machine supports.
     let time_ms = (time.as_secs_f64() * 1e6).round() / 1e3;
     Stats {
@@ -46,7 +51,12 @@ pub fn solve_json(report: &Report) -> String {
         status: report.status.name(),
         complete: report.complete,
         solutions: &report.solutions,
-        stats: stats(report.time, &report.counters, report.ending, report.reason.as_deref()),
+        stats: stats(
+            report.time,
+            &report.counters,
+            report.ending,
+            report.reason.as_deref(),
+        ),
     };
     serde_json::to_string(&out).expect("reports always serialize")
 }
@@ -106,7 +116,12 @@ pub fn count_json(report: &CountReport) -> String {
         backend: &report.backend,
         count: report.count.to_string(),
         complete: report.complete,
-        stats: stats(report.time, &report.counters, report.ending, report.reason.as_deref()),
+        stats: stats(
+            report.time,
+            &report.counters,
+            report.ending,
+            report.reason.as_deref(),
+        ),
     };
     serde_json::to_string(&out).expect("reports always serialize")
 }

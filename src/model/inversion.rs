@@ -107,22 +107,60 @@ impl Room {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Infeasibility {
-    OddArea { open: usize },
-    UnequalTotals { row_total: u128, col_total: u128 },
-    TotalOutOfRange { open: usize, total: u128 },
-    TopRow { open: usize, clue: u64 },
+    OddArea {
+        open: usize,
+    },
+    UnequalTotals {
+        row_total: u128,
+        col_total: u128,
+    },
+    TotalOutOfRange {
+        open: usize,
+        total: u128,
+    },
+    TopRow {
+        open: usize,
+        clue: u64,
+    },
     /// `u_i` for the cut between `row` and `row + 1`.
-    VerticalCut { row: usize, need: i128, room: usize },
+    VerticalCut {
+        row: usize,
+        need: i128,
+        room: usize,
+    },
     /// `p_i`, in halves so that a fractional count can be shown.
-    RowHorizontal { row: usize, need_halves: i128, room: usize },
+    RowHorizontal {
+        row: usize,
+        need_halves: i128,
+        room: usize,
+    },
     /// `t_j` for the cut between `col` and `col + 1`; `col == cols` is the right edge.
-    HorizontalCut { col: usize, cols: usize, need: i128, room: usize },
+    HorizontalCut {
+        col: usize,
+        cols: usize,
+        need: i128,
+        room: usize,
+    },
     /// `q_j`.
-    ColumnVertical { col: usize, need: i128, room: usize },
+    ColumnVertical {
+        col: usize,
+        need: i128,
+        room: usize,
+    },
     /// A colour split of `u_i` (Eq. 10), in halves.
-    VerticalColour { row: usize, even: bool, need_halves: i128, room: usize },
+    VerticalColour {
+        row: usize,
+        even: bool,
+        need_halves: i128,
+        room: usize,
+    },
     /// A colour split of `t_j` (Eq. 10), in halves.
-    HorizontalColour { col: usize, even: bool, need_halves: i128, room: usize },
+    HorizontalColour {
+        col: usize,
+        even: bool,
+        need_halves: i128,
+        room: usize,
+    },
 }
 
 fn halves(h: i128) -> String {
@@ -145,7 +183,10 @@ impl fmt::Display for Infeasibility {
                 f,
                 "the board has {open} open cells, an odd number, so dominoes cannot cover it"
             ),
-            UnequalTotals { row_total, col_total } => write!(
+            UnequalTotals {
+                row_total,
+                col_total,
+            } => write!(
                 f,
                 "the row clues add up to {row_total} dots but the column clues to {col_total}"
             ),
@@ -174,15 +215,27 @@ impl fmt::Display for Infeasibility {
                  but only {room} columns have both cells open",
                 row + 1
             ),
-            RowHorizontal { row, need_halves, .. } if need_halves < 0 || need_halves % 2 != 0 => {
-                write!(f, "row {row} would need {} horizontal pieces", halves(need_halves))
+            RowHorizontal {
+                row, need_halves, ..
+            } if need_halves < 0 || need_halves % 2 != 0 => {
+                write!(
+                    f,
+                    "row {row} would need {} horizontal pieces",
+                    halves(need_halves)
+                )
             }
-            RowHorizontal { row, need_halves, room } => write!(
+            RowHorizontal {
+                row,
+                need_halves,
+                room,
+            } => write!(
                 f,
                 "row {row} would need {} horizontal pieces but has room for at most {room}",
                 halves(need_halves)
             ),
-            HorizontalCut { col, cols, need, .. } if col == cols => write!(
+            HorizontalCut {
+                col, cols, need, ..
+            } if col == cols => write!(
                 f,
                 "the column clues would need {need} horizontal pieces crossing the right \
                  edge of the board, where there is no room for any"
@@ -192,7 +245,9 @@ impl fmt::Display for Infeasibility {
                 "columns {col} and {} would need {need} horizontal pieces crossing between them",
                 col + 1
             ),
-            HorizontalCut { col, need, room, .. } => write!(
+            HorizontalCut {
+                col, need, room, ..
+            } => write!(
                 f,
                 "columns {col} and {} would need {need} horizontal pieces crossing between \
                  them, but only {room} rows have both cells open",
@@ -205,7 +260,12 @@ impl fmt::Display for Infeasibility {
                 f,
                 "column {col} would need {need} vertical pieces but has room for at most {room}"
             ),
-            VerticalColour { row, even, need_halves, room } => {
+            VerticalColour {
+                row,
+                even,
+                need_halves,
+                room,
+            } => {
                 write!(
                     f,
                     "{} of the vertical pieces crossing between rows {row} and {} would have to \
@@ -220,7 +280,12 @@ impl fmt::Display for Infeasibility {
                 }
                 Ok(())
             }
-            HorizontalColour { col, even, need_halves, room } => {
+            HorizontalColour {
+                col,
+                even,
+                need_halves,
+                room,
+            } => {
                 write!(
                     f,
                     "{} of the horizontal pieces crossing between columns {col} and {} would \
@@ -260,13 +325,16 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
     let open = instance.open_cells();
 
     // Conservation (Eq. 5).
-    if open % 2 != 0 {
+    if !open.is_multiple_of(2) {
         return Err(Infeasibility::OddArea { open });
     }
     let row_total: u128 = instance.row_clues.iter().map(|&c| c as u128).sum();
     let col_total: u128 = instance.col_clues.iter().map(|&c| c as u128).sum();
     if row_total != col_total {
-        return Err(Infeasibility::UnequalTotals { row_total, col_total });
+        return Err(Infeasibility::UnequalTotals {
+            row_total,
+            col_total,
+        });
     }
     if row_total < (open / 2) as u128 || row_total > open as u128 {
         return Err(Infeasibility::TotalOutOfRange {
@@ -342,7 +410,7 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
     }
 
     // Colour splits (Eq. 10): I_i and J_j are prefix imbalances, +1 for even cells.
-    let colour = |r: usize, c: usize| if (r + c) % 2 == 0 { 1i128 } else { -1 };
+    let colour = |r: usize, c: usize| if (r + c).is_multiple_of(2) { 1i128 } else { -1 };
     let mut u_even = vec![0u32; m];
     let mut u_odd = vec![0u32; m];
     let mut imbalance: i128 = 0;
@@ -352,8 +420,18 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
             .map(|c| colour(i, c))
             .sum::<i128>();
         for (even, half_sum, cap, slot) in [
-            (true, u[i] as i128 + imbalance, room.vertical_cut[i][0], &mut u_even[i]),
-            (false, u[i] as i128 - imbalance, room.vertical_cut[i][1], &mut u_odd[i]),
+            (
+                true,
+                u[i] as i128 + imbalance,
+                room.vertical_cut[i][0],
+                &mut u_even[i],
+            ),
+            (
+                false,
+                u[i] as i128 - imbalance,
+                room.vertical_cut[i][1],
+                &mut u_odd[i],
+            ),
         ] {
             if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
                 return Err(Infeasibility::VerticalColour {
@@ -375,8 +453,18 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
             .map(|r| colour(r, j))
             .sum::<i128>();
         for (even, half_sum, cap, slot) in [
-            (true, t[j] as i128 + imbalance, room.horizontal_cut[j][0], &mut t_even[j]),
-            (false, t[j] as i128 - imbalance, room.horizontal_cut[j][1], &mut t_odd[j]),
+            (
+                true,
+                t[j] as i128 + imbalance,
+                room.horizontal_cut[j][0],
+                &mut t_even[j],
+            ),
+            (
+                false,
+                t[j] as i128 - imbalance,
+                room.horizontal_cut[j][1],
+                &mut t_odd[j],
+            ),
         ] {
             if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
                 return Err(Infeasibility::HorizontalColour {
@@ -419,7 +507,9 @@ mod tests {
         let text = r#"{"name": "observed-8x8", "rows": 8, "cols": 8,
             "blocked": [[1,8],[2,8],[5,1],[5,6],[8,5],[8,8]],
             "row_clues": [7,4,6,4,6,8,8,4], "col_clues": [3,5,2,14,4,5,7,7]}"#;
-        parse_instances(text, "test", "test", false).unwrap().remove(0)
+        parse_instances(text, "test", "test", false)
+            .unwrap()
+            .remove(0)
     }
 
     #[test]
@@ -443,17 +533,17 @@ mod tests {
         inst.row_clues[0] = 6;
         inst.row_clues[1] = 5;
         let err = invert(&inst).unwrap_err();
-        assert!(matches!(err, Infeasibility::TopRow { open: 7, clue: 6 }), "{err}");
+        assert!(
+            matches!(err, Infeasibility::TopRow { open: 7, clue: 6 }),
+            "{err}"
+        );
 
         let mut inst = observed_8x8();
         // u_2 = a_3 - R_3 = 1 leaves R_2 - u_2 = 3 dots for horizontal pieces in row 2.
         inst.row_clues[2] = 7;
         inst.row_clues[3] = 3;
         let err = invert(&inst).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "row 2 would need 1.5 horizontal pieces"
-        );
+        assert_eq!(err.to_string(), "row 2 would need 1.5 horizontal pieces");
     }
 
     #[test]

@@ -163,7 +163,11 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
                 continue;
             }
             for orientation in [Orientation::Vertical, Orientation::Horizontal] {
-                let piece = Piece { row: r, col: c, orientation };
+                let piece = Piece {
+                    row: r,
+                    col: c,
+                    orientation,
+                };
                 let (r2, c2) = piece.other_cell();
                 if instance.is_open(r2, c2) {
                     let id = placements.len() as PlacementId;
@@ -269,7 +273,7 @@ fn quota_groups(
 
 fn belongs(family: Family, index: usize, p: &Piece) -> bool {
     let vertical = p.orientation == Orientation::Vertical;
-    let even = (p.row + p.col) % 2 == 0;
+    let even = (p.row + p.col).is_multiple_of(2);
     match family {
         Family::U => vertical && p.row == index,
         Family::P => !vertical && p.row == index,
@@ -347,7 +351,12 @@ impl Model {
         write_list(&mut out, "placements", views.iter().map(one_line), false);
         write_list(&mut out, "covers", self.covers.iter().map(one_line), false);
         write_list(&mut out, "quotas", self.quotas.iter().map(one_line), false);
-        write_list(&mut out, "clue_sums", self.clue_sums.iter().map(one_line), true);
+        write_list(
+            &mut out,
+            "clue_sums",
+            self.clue_sums.iter().map(one_line),
+            true,
+        );
         let _ = writeln!(out, "}}");
         out
     }

@@ -83,7 +83,11 @@ pub fn draw(instance: &Instance, solution: Option<&Solution>) -> String {
             out.push_str(&" ".repeat(margin + 1));
             for c in 0..n {
                 out.push_str(&" ".repeat(width));
-                out.push(if halves[r * n + c] == Half::VerticalTop { '│' } else { ' ' });
+                out.push(if halves[r * n + c] == Half::VerticalTop {
+                    '│'
+                } else {
+                    ' '
+                });
             }
             let trimmed = out.trim_end_matches(' ').len();
             out.truncate(trimmed);

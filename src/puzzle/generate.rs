@@ -129,13 +129,13 @@ fn canonical_tiling(rows: usize, cols: usize) -> Vec<u32> {
         mate[a] = b as u32;
         mate[b] = a as u32;
     };
-    if cols % 2 == 0 {
+    if cols.is_multiple_of(2) {
         for r in 0..rows {
             for c in (0..cols).step_by(2) {
                 pair(r * cols + c, r * cols + c + 1);
             }
         }
-    } else if rows % 2 == 0 {
+    } else if rows.is_multiple_of(2) {
         for r in (0..rows).step_by(2) {
             for c in 0..cols {
                 pair(r * cols + c, (r + 1) * cols + c);
@@ -189,7 +189,17 @@ mod tests {
 
     #[test]
     fn planted_boards_are_solved_by_their_tiling() {
-        for (rows, cols) in [(1, 1), (1, 2), (2, 1), (3, 3), (5, 7), (6, 6), (8, 8), (9, 4), (16, 16)] {
+        for (rows, cols) in [
+            (1, 1),
+            (1, 2),
+            (2, 1),
+            (3, 3),
+            (5, 7),
+            (6, 6),
+            (8, 8),
+            (9, 4),
+            (16, 16),
+        ] {
             for index in 0..5 {
                 let (instance, tiling) = planted(rows, cols, 7, index).unwrap();
                 assert_eq!(verify(&instance, &tiling), Ok(()), "{}", instance.name);
@@ -203,13 +213,18 @@ mod tests {
         let b = planted(8, 8, 1, 3).unwrap();
         assert_eq!(a, b);
         let c = planted(8, 8, 1, 4).unwrap();
-        assert_ne!(a.0.blocked.iter().zip(&c.0.blocked).filter(|(x, y)| x != y).count()
-            + a.1.vertical.len().abs_diff(c.1.vertical.len()), 0);
+        assert_ne!((&a.0.blocked, &a.1), (&c.0.blocked, &c.1));
     }
 
     #[test]
     fn refuses_empty_and_huge() {
-        assert_eq!(planted(0, 3, 1, 0).unwrap_err(), GenerateError::Empty { rows: 0, cols: 3 });
-        assert!(matches!(planted(4096, 4096, 1, 0), Err(GenerateError::TooLarge { .. })));
+        assert_eq!(
+            planted(0, 3, 1, 0).unwrap_err(),
+            GenerateError::Empty { rows: 0, cols: 3 }
+        );
+        assert!(matches!(
+            planted(4096, 4096, 1, 0),
+            Err(GenerateError::TooLarge { .. })
+        ));
     }
 }

@@ -153,7 +153,6 @@ impl Solution {
         });
         v.chain(h)
     }
-
 }
 
 /// Serializes as the FORMAT.md solution object, with one-based coordinates.

@@ -274,13 +274,19 @@ fn non_negative(value: &Value) -> Result<u64, String> {
     }
 }
 
-fn size_field(object: &Map<String, Value>, field: &'static str, origin: &Origin) -> Result<usize, InputError> {
+fn size_field(
+    object: &Map<String, Value>,
+    field: &'static str,
+    origin: &Origin,
+) -> Result<usize, InputError> {
     let v = non_negative(required(object, field, origin)?)
         .map_err(|m| field_error(origin, field, m))?;
     if v == 0 {
         return Err(InputError::Board {
             origin: origin.clone(),
-            message: format!("empty board: `{field}` is 0; a board has at least one row and one column"),
+            message: format!(
+                "empty board: `{field}` is 0; a board has at least one row and one column"
+            ),
         });
     }
     if v > MAX_SIDE as u64 {
@@ -305,7 +311,10 @@ fn clue_field(
         field_error(
             origin,
             field,
-            format!("expected an array of {expected_len} clues, found {}", kind_of(value)),
+            format!(
+                "expected an array of {expected_len} clues, found {}",
+                kind_of(value)
+            ),
         )
     })?;
     if items.len() != expected_len {
@@ -322,7 +331,8 @@ fn clue_field(
         .iter()
         .enumerate()
         .map(|(k, item)| {
-            non_negative(item).map_err(|m| field_error(origin, field, format!("entry {}: {m}", k + 1)))
+            non_negative(item)
+                .map_err(|m| field_error(origin, field, format!("entry {}: {m}", k + 1)))
         })
         .collect()
 }
@@ -343,7 +353,11 @@ fn cell_pair(value: &Value) -> Result<(u64, u64), String> {
     Ok((row - 1, col - 1))
 }
 
-fn instance_from_value(value: &Value, origin: &Origin, default_name: &str) -> Result<Instance, InputError> {
+fn instance_from_value(
+    value: &Value,
+    origin: &Origin,
+    default_name: &str,
+) -> Result<Instance, InputError> {
     let object = as_object(value, origin)?;
     check_known_fields(
         object,
@@ -379,7 +393,10 @@ fn instance_from_value(value: &Value, origin: &Origin, default_name: &str) -> Re
         field_error(
             origin,
             "blocked",
-            format!("expected an array of [row, col] pairs, found {}", kind_of(blocked_value)),
+            format!(
+                "expected an array of [row, col] pairs, found {}",
+                kind_of(blocked_value)
+            ),
         )
     })?;
     for (k, item) in list.iter().enumerate() {
@@ -428,7 +445,10 @@ fn solution_from_value(value: &Value, origin: &Origin) -> Result<Solution, Input
             field_error(
                 origin,
                 field,
-                format!("expected an array of [row, col] pairs, found {}", kind_of(list_value)),
+                format!(
+                    "expected an array of [row, col] pairs, found {}",
+                    kind_of(list_value)
+                ),
             )
         })?;
         let mut cells = Vec::with_capacity(list.len());
@@ -442,7 +462,12 @@ fn solution_from_value(value: &Value, origin: &Origin) -> Result<Solution, Input
                     return Err(field_error(
                         origin,
                         field,
-                        format!("entry {}: [{}, {}] is off any supported board", k + 1, r + 1, c + 1),
+                        format!(
+                            "entry {}: [{}, {}] is off any supported board",
+                            k + 1,
+                            r + 1,
+                            c + 1
+                        ),
                     ));
                 }
             }

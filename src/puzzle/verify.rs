@@ -78,7 +78,10 @@ pub fn verify(instance: &Instance, solution: &Solution) -> Result<(), Violation>
             }
             let cell = &mut covered[r * cols + c];
             if *cell {
-                return Err(Violation::Overlap { row: r + 1, col: c + 1 });
+                return Err(Violation::Overlap {
+                    row: r + 1,
+                    col: c + 1,
+                });
             }
             *cell = true;
             row_dots[r] += dots;
@@ -88,18 +91,29 @@ pub fn verify(instance: &Instance, solution: &Solution) -> Result<(), Violation>
     for r in 0..rows {
         for c in 0..cols {
             if instance.is_open(r, c) && !covered[r * cols + c] {
-                return Err(Violation::Uncovered { row: r + 1, col: c + 1 });
+                return Err(Violation::Uncovered {
+                    row: r + 1,
+                    col: c + 1,
+                });
             }
         }
     }
     for (r, (&dots, &clue)) in row_dots.iter().zip(&instance.row_clues).enumerate() {
         if dots != clue {
-            return Err(Violation::RowClue { row: r + 1, dots, clue });
+            return Err(Violation::RowClue {
+                row: r + 1,
+                dots,
+                clue,
+            });
         }
     }
     for (c, (&dots, &clue)) in col_dots.iter().zip(&instance.col_clues).enumerate() {
         if dots != clue {
-            return Err(Violation::ColumnClue { col: c + 1, dots, clue });
+            return Err(Violation::ColumnClue {
+                col: c + 1,
+                dots,
+                clue,
+            });
         }
     }
     Ok(())

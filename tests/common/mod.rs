@@ -56,7 +56,15 @@ pub fn all_tilings(rows: usize, cols: usize, blocked: &[bool]) -> Vec<Solution> 
     }
     let mut taken = blocked.to_vec();
     let mut out = Vec::new();
-    go(0, rows, cols, &mut taken, &mut Vec::new(), &mut Vec::new(), &mut out);
+    go(
+        0,
+        rows,
+        cols,
+        &mut taken,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut out,
+    );
     out
 }
 
@@ -191,7 +199,7 @@ pub fn extended_cases(samples_4x4: usize, samples_4x5: usize) -> Vec<Case> {
         for _ in 0..samples {
             // Sparse masks have the most tilings; block each cell with probability 1/4.
             let bits = (0..rows * cols).fold(0u64, |acc, k| {
-                acc | (((rng.next() % 4 == 0) as u64) << k)
+                acc | ((rng.next().is_multiple_of(4) as u64) << k)
             });
             mask_cases(rows, cols, &mask(rows, cols, bits), &mut out);
         }

@@ -1,6 +1,15 @@
 //! The immutable incidence structure of a model, laid out flat for the search.
 
-use crate::model::Model;
+use crate::model::{Family, Model};
+
+/// Two quota families that partition the same placements two ways (rows and cuts),
+/// for the transportation check.
+pub(super) struct Pairing {
+    pub left_groups: Vec<u32>,
+    pub right_groups: Vec<u32>,
+    /// `(placement, left index, right index)` for each member placement.
+    pub edges: Vec<(u32, u32, u32)>,
+}
 
 /// Most groups one placement can belong to (with colour splits: line, cut, colour).
 pub(super) const MAX_GROUPS: usize = 4;
@@ -25,6 +34,8 @@ pub(super) struct Layout {
     pub group_path: Vec<bool>,
     /// Checkerboard colour of each cell: 0 for even `row + col`, 1 for odd.
     pub cell_colour: Vec<u8>,
+    /// `(p, t)` and `(q, u)` when the model carries all four families.
+    pub pairings: Vec<Pairing>,
 }
 
 impl Layout {
@@ -70,6 +81,10 @@ impl Layout {
             }
         }
         group_start.push(group_members.len() as u32);
+        let pairings = [(Family::P, Family::T), (Family::Q, Family::U)]
+            .into_iter()
+            .filter_map(|(l, r)| pairing(model, l, r, places))
+            .collect();
         Layout {
             cells,
             place_cells,
@@ -82,6 +97,7 @@ impl Layout {
             group_quota,
             group_path,
             cell_colour,
+            pairings,
         }
     }
 
@@ -106,4 +122,43 @@ impl Layout {
     pub fn groups(&self) -> usize {
         self.group_quota.len()
     }
+}
+
+/// The pairing of two families, if the model has both and each placement of one lies in
+/// exactly one group of the other.
+fn pairing(model: &Model, left: Family, right: Family, places: usize) -> Option<Pairing> {
+    let mut side = vec![[u32::MAX; 2]; places];
+    let mut groups = [Vec::new(), Vec::new()];
+    for (g, group) in model.quotas.iter().enumerate() {
+        let s = if group.family == left {
+            0
+        } else if group.family == right {
+            1
+        } else {
+            continue;
+        };
+        for &p in &group.placements {
+            side[p as usize][s] = groups[s].len() as u32;
+        }
+        groups[s].push(g as u32);
+    }
+    if groups[0].is_empty() || groups[1].is_empty() {
+        return None;
+    }
+    let mut edges = Vec::new();
+    for (p, [l, r]) in side.into_iter().enumerate() {
+        match (l != u32::MAX, r != u32::MAX) {
+            (true, true) => edges.push((p as u32, l, r)),
+            (false, false) => {}
+            // A placement in one family but not the other (a group left out of the
+            // model): the two sides do not partition the same pieces.
+            _ => return None,
+        }
+    }
+    let [left_groups, right_groups] = groups;
+    Some(Pairing {
+        left_groups,
+        right_groups,
+        edges,
+    })
 }

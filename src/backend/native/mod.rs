@@ -6,6 +6,7 @@
 //! whole uniqueness proof is a few hundred counter updates; on large boards the cost
 //! per step does not grow with the board.
 
+mod flow;
 mod layout;
 mod search;
 
@@ -32,6 +33,7 @@ impl Backend for Native {
     fn solve(
         &self,
         model: &Model,
+        limit: usize,
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
@@ -44,6 +46,6 @@ impl Backend for Native {
             });
         }
         let layout = layout::Layout::new(model);
-        Ok(search::Search::new(&layout, self.options).run(budget, sink))
+        Ok(search::Search::new(&layout, self.options).run(limit, budget, sink))
     }
 }

@@ -18,6 +18,7 @@
 
 use rustc_hash::FxHashSet;
 
+use super::flow::Transport;
 use super::layout::Layout;
 use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 use crate::model::PlacementId;
@@ -32,6 +33,21 @@ pub struct SearchOptions {
     /// At propagation stalls, reject components of the candidate graph with unequal
     /// numbers of even and odd cells.
     pub colour_balance: bool,
+    /// At propagation stalls, check that row and cut quotas can be met together
+    /// (a bipartite flow per pair of families). Off by default: measured to cost more
+    /// than it prunes on planted boards.
+    pub transport: bool,
+    /// Try first the candidate whose groups need the largest share of their remaining
+    /// candidates; otherwise the vertical piece first.
+    pub quota_ratio_order: bool,
+    /// When looking for a bounded number of solutions, restart after a growing number
+    /// of failures (Luby), keeping the failure cache, with a perturbed value order.
+    pub restarts: bool,
+    /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
+    pub restart_unit: u64,
+    /// Components of the candidate graph up to this many cells are explored at every
+    /// node for the colour check; larger ones only when two of them changed.
+    pub component_limit: usize,
     /// Most 64-bit words the failure cache may hold before it is cleared.
     pub cache_words: usize,
 }
@@ -42,9 +58,25 @@ impl Default for SearchOptions {
             failure_cache: true,
             path_capacity: true,
             colour_balance: true,
+            transport: false,
+            quota_ratio_order: true,
+            restarts: true,
+            restart_unit: 256,
+            component_limit: 256,
             cache_words: 1 << 25,
         }
     }
+}
+
+/// What exploring one component of the candidate graph found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Component {
+    Balanced,
+    Unbalanced,
+    /// Larger than the exploration limit.
+    Large,
+    /// Ran into a component already found large.
+    SeenLarge,
 }
 
 /// A contradiction: the current state has no completion.
@@ -65,6 +97,24 @@ struct Frame {
 
 /// How often (in nodes) the deadline is read; a clock read costs about 20 ns.
 const DEADLINE_EVERY: u64 = 64;
+/// After a restart, one branching decision in this many takes the second-best value.
+const PERTURB_ONE_IN: u64 = 8;
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ...: within a constant factor of the best
+/// fixed restart schedule for any unknown run-time distribution.
+fn luby(mut i: u32) -> u64 {
+    // Find the block of size 2^k - 1 containing i.
+    loop {
+        let mut k = 1;
+        while (1u64 << k) - 1 < i as u64 {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i as u64 {
+            return 1 << (k - 1);
+        }
+        i -= ((1u64 << (k - 1)) - 1) as u32;
+    }
+}
 
 pub(super) struct Search<'a> {
     lay: &'a Layout,
@@ -86,6 +136,11 @@ pub(super) struct Search<'a> {
     scratch: Vec<u32>,
     cache: FxHashSet<Box<[u64]>>,
     cache_words: usize,
+    flow: Transport,
+    left_scratch: Vec<i32>,
+    right_scratch: Vec<i32>,
+    rng: u64,
+    restarts: u64,
     nodes: u64,
     cache_hits: u64,
 }
@@ -114,6 +169,11 @@ impl<'a> Search<'a> {
             scratch: Vec::new(),
             cache: FxHashSet::default(),
             cache_words: 0,
+            flow: Transport::default(),
+            left_scratch: Vec::new(),
+            right_scratch: Vec::new(),
+            rng: 0x2545_F491_4F6C_DD1D,
+            restarts: 0,
             nodes: 0,
             cache_hits: 0,
         }
@@ -273,75 +333,193 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Placements changed since trail position `since`: the only place a stall check
+    /// can find something new, since the parent node passed the same checks.
+    /// A fresh stamp value, so per-node visited marks need no clearing.
+    /// Epochs advance by two: `epoch + 1` marks cells of a large component.
+    fn next_epoch(&mut self) -> u32 {
+        let cells_or_groups = self.lay.cells.max(self.lay.groups());
+        if self.stamp.len() != cells_or_groups {
+            self.stamp = vec![0; cells_or_groups];
+            self.epoch = 0;
+        }
+        if self.epoch >= u32::MAX - 3 {
+            self.stamp.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 2;
+        self.epoch
+    }
+
     /// Quota on a line cannot exceed the most disjoint candidates along it. Candidates
     /// of a line group are in order and only neighbours overlap, so taking the earliest
-    /// candidate that does not overlap the last one taken is optimal.
-    fn capacity_ok(&self) -> bool {
+    /// candidate that does not overlap the last one taken is optimal. Only groups that
+    /// lost candidates since `since` are rechecked.
+    fn capacity_ok(&mut self, since: usize) -> bool {
         let lay = self.lay;
-        for g in 0..lay.groups() {
-            let quota = self.quota[g];
-            if !lay.group_path[g] || quota <= 0 || self.left[g] as i32 == quota {
-                continue;
-            }
-            let mut taken = 0;
-            let mut last = [u32::MAX; 2];
-            for &p in lay.members(g as u32) {
-                if !self.active[p as usize] {
+        let epoch = self.next_epoch();
+        for k in since..self.trail.len() {
+            let p = self.trail[k] >> 1;
+            for &g in lay.groups_of(p) {
+                let g = g as usize;
+                if self.stamp[g] == epoch {
                     continue;
                 }
-                let cells = lay.place_cells[p as usize];
-                if cells.iter().any(|c| last.contains(c)) {
+                self.stamp[g] = epoch;
+                let quota = self.quota[g];
+                if !lay.group_path[g] || quota <= 0 || self.left[g] as i32 == quota {
                     continue;
                 }
-                taken += 1;
-                last = cells;
-                if taken >= quota {
-                    break;
+                if !self.line_room_at_least(g, quota) {
+                    return false;
                 }
-            }
-            if taken < quota {
-                return false;
             }
         }
         true
     }
 
-    /// Every connected component of uncovered cells joined by candidates must hold as
-    /// many even as odd cells, since each piece covers one of each.
-    fn colour_ok(&mut self) -> bool {
+    fn line_room_at_least(&self, g: usize, quota: i32) -> bool {
         let lay = self.lay;
-        if self.stamp.len() != lay.cells {
-            self.stamp = vec![0; lay.cells];
-        }
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.fill(0);
-            self.epoch = 1;
-        }
-        let epoch = self.epoch;
-        for start in 0..lay.cells {
-            if self.covered[start] || self.stamp[start] == epoch {
+        let mut taken = 0;
+        let mut last = [u32::MAX; 2];
+        for &p in lay.members(g as u32) {
+            if !self.active[p as usize] {
                 continue;
             }
-            let mut balance: i64 = 0;
-            self.stamp[start] = epoch;
-            self.scratch.clear();
-            self.scratch.push(start as u32);
-            while let Some(x) = self.scratch.pop() {
-                balance += if lay.cell_colour[x as usize] == 0 { 1 } else { -1 };
-                for &p in lay.places_at(x) {
-                    if !self.active[p as usize] {
-                        continue;
-                    }
-                    let [a, b] = lay.place_cells[p as usize];
-                    let y = if a == x { b } else { a };
-                    if self.stamp[y as usize] != epoch {
-                        self.stamp[y as usize] = epoch;
-                        self.scratch.push(y);
-                    }
+            let cells = lay.place_cells[p as usize];
+            if cells.iter().any(|c| last.contains(c)) {
+                continue;
+            }
+            taken += 1;
+            last = cells;
+            if taken >= quota {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every connected component of uncovered cells joined by candidates must hold as
+    /// many even as odd cells, since each piece covers one of each.
+    ///
+    /// Only components next to cells that changed since `since` can have changed; the
+    /// others passed at the parent. Uncovered cells as a whole always balance (each
+    /// committed piece takes one cell of each colour), so if every component but one
+    /// is balanced, that one is too. Hence each changed component is explored only up
+    /// to `component_limit` cells, and only when two or more are larger than that is
+    /// any explored in full. Near a row-by-row frontier this keeps the check local.
+    fn colour_ok(&mut self, since: usize) -> bool {
+        let lay = self.lay;
+        let epoch = self.next_epoch();
+        let mut large: Vec<u32> = Vec::new();
+        for k in since..self.trail.len() {
+            let p = self.trail[k] >> 1;
+            for start in lay.place_cells[p as usize] {
+                let stamp = self.stamp[start as usize];
+                if self.covered[start as usize] || stamp == epoch || stamp == epoch + 1 {
+                    continue;
+                }
+                match self.component_balance(start, epoch, self.options.component_limit) {
+                    Component::Unbalanced => return false,
+                    Component::Balanced | Component::SeenLarge => {}
+                    Component::Large => large.push(start),
                 }
             }
-            if balance != 0 {
+        }
+        if large.len() < 2 {
+            return true;
+        }
+        // Two large explorations that did not meet: settle them in full.
+        let epoch = self.next_epoch();
+        large.into_iter().all(|start| {
+            self.stamp[start as usize] == epoch
+                || self.component_balance(start, epoch, usize::MAX) != Component::Unbalanced
+        })
+    }
+
+    /// The whole-board version of [`Self::colour_ok`], run once at the root.
+    fn colour_ok_everywhere(&mut self) -> bool {
+        let epoch = self.next_epoch();
+        (0..self.lay.cells as u32).all(|c| {
+            self.covered[c as usize]
+                || self.stamp[c as usize] == epoch
+                || self.component_balance(c, epoch, usize::MAX) != Component::Unbalanced
+        })
+    }
+
+    /// Explores the component of `start`, marking its cells `epoch`. An exploration
+    /// that passes `limit` cells marks what it reached `epoch + 1` instead, so a later
+    /// exploration that runs into those cells knows it is in the same large component
+    /// rather than stopping short of it and misjudging the balance.
+    fn component_balance(&mut self, start: u32, epoch: u32, limit: usize) -> Component {
+        let lay = self.lay;
+        let large_mark = epoch + 1;
+        let mut balance: i64 = 0;
+        let mut explored = 0usize;
+        let mut outcome = None;
+        self.stamp[start as usize] = epoch;
+        self.scratch.clear();
+        self.scratch.push(start);
+        'explore: while explored < self.scratch.len() {
+            let x = self.scratch[explored];
+            explored += 1;
+            if explored > limit {
+                outcome = Some(Component::Large);
+                break;
+            }
+            balance += if lay.cell_colour[x as usize] == 0 {
+                1
+            } else {
+                -1
+            };
+            for &p in lay.places_at(x) {
+                if !self.active[p as usize] {
+                    continue;
+                }
+                let [a, b] = lay.place_cells[p as usize];
+                let y = if a == x { b } else { a };
+                let stamp = self.stamp[y as usize];
+                if stamp == large_mark {
+                    outcome = Some(Component::SeenLarge);
+                    break 'explore;
+                }
+                if stamp != epoch {
+                    self.stamp[y as usize] = epoch;
+                    self.scratch.push(y);
+                }
+            }
+        }
+        match outcome {
+            Some(large) => {
+                for &c in &self.scratch {
+                    self.stamp[c as usize] = large_mark;
+                }
+                large
+            }
+            None if balance == 0 => Component::Balanced,
+            None => Component::Unbalanced,
+        }
+    }
+
+    fn transport_ok(&mut self) -> bool {
+        let lay = self.lay;
+        for pairing in &lay.pairings {
+            self.left_scratch.clear();
+            self.left_scratch
+                .extend(pairing.left_groups.iter().map(|&g| self.quota[g as usize]));
+            self.right_scratch.clear();
+            self.right_scratch
+                .extend(pairing.right_groups.iter().map(|&g| self.quota[g as usize]));
+            let active = &self.active;
+            let edges = pairing
+                .edges
+                .iter()
+                .filter(|e| active[e.0 as usize])
+                .map(|&(_, l, r)| (l, r));
+            if !self
+                .flow
+                .feasible(&self.left_scratch, &self.right_scratch, edges)
+            {
                 return false;
             }
         }
@@ -374,13 +552,17 @@ impl<'a> Search<'a> {
             nodes: Some(self.nodes),
             forced: Some(forced),
             cache_hits: Some(self.cache_hits),
+            restarts: Some(self.restarts),
             ..Counters::default()
         }
     }
 
-    /// Runs the search from the root, reporting each tiling to `sink`.
+    /// Runs the search from the root, reporting each tiling to `sink`. `limit` is the
+    /// number of solutions wanted (0: all); restarts are used only when it is bounded,
+    /// since an enumeration of everything gains nothing from starting over.
     pub fn run(
         mut self,
+        limit: usize,
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Outcome {
@@ -396,29 +578,71 @@ impl<'a> Search<'a> {
         let root_alive = self.settle();
         let forced = self.chosen.len() as u64;
         self.nodes = 1;
-        if !root_alive {
-            return Outcome {
-                ending: Ending::Exhausted,
-                counters: self.counters(forced),
-            };
+        let ending = if !root_alive {
+            Ending::Exhausted
+        } else {
+            let restarts = self.options.restarts && limit != 0;
+            let mut reported: Vec<Vec<PlacementId>> = Vec::new();
+            let mut run = 0u32;
+            loop {
+                let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
+                match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
+                    Some(ending) => break ending,
+                    None => {
+                        run += 1;
+                        self.restarts += 1;
+                    }
+                }
+            }
+        };
+        Outcome {
+            ending,
+            counters: self.counters(forced),
         }
+    }
 
+    /// One depth-first search from the (settled) root. Returns `None` when `cutoff`
+    /// failures were reached, with the state back at the root; solutions already in
+    /// `reported` (found by an earlier run) are not reported again.
+    fn descend(
+        &mut self,
+        cutoff: Option<u64>,
+        perturb: bool,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+        reported: &mut Vec<Vec<PlacementId>>,
+    ) -> Option<Ending> {
+        let lay = self.lay;
+        let root = self.trail.len();
+        let restarts = cutoff.is_some();
         let mut found: u64 = 0;
+        let mut failures: u64 = 0;
         let mut frames: Vec<Frame> = Vec::new();
         let mut first_free: usize = 0;
         loop {
-            // A settled node: all rules are at their fixed point.
+            // A settled node: every rule is at its fixed point.
             if self.uncovered == 0 {
                 if self.quota.iter().all(|&q| q == 0) {
                     found += 1;
-                    if sink(&self.chosen) == Control::Stop {
-                        return Outcome {
-                            ending: Ending::Stopped,
-                            counters: self.counters(forced),
-                        };
+                    let control = if restarts {
+                        // A later run may reach a tiling an earlier run reported.
+                        let mut tiling = self.chosen.clone();
+                        tiling.sort_unstable();
+                        if reported.contains(&tiling) {
+                            Control::Continue
+                        } else {
+                            let control = sink(&tiling);
+                            reported.push(tiling);
+                            control
+                        }
+                    } else {
+                        sink(&self.chosen)
+                    };
+                    if control == Control::Stop {
+                        return Some(Ending::Stopped);
                     }
                 }
-            } else if self.stall_checks_pass() {
+            } else if self.stall_checks_pass(frames.last().map(|f| f.mark)) {
                 while self.covered[first_free] {
                     first_free += 1;
                 }
@@ -436,27 +660,24 @@ impl<'a> Search<'a> {
                         frame.count += 1;
                     }
                 }
+                self.order_values(&mut frame, perturb);
                 frames.push(frame);
+            } else {
+                failures += 1;
             }
 
             // Move to the next child: the next candidate of the deepest open frame.
             loop {
                 let Some(top) = frames.last_mut() else {
-                    return Outcome {
-                        ending: Ending::Exhausted,
-                        counters: self.counters(forced),
-                    };
+                    return Some(Ending::Exhausted);
                 };
                 let (mark, cell) = (top.mark, top.cell);
                 if top.next < top.count {
                     let p = top.cands[top.next as usize];
                     top.next += 1;
                     self.nodes += 1;
-                    if self.nodes % DEADLINE_EVERY == 0 && budget.expired() {
-                        return Outcome {
-                            ending: Ending::Timeout,
-                            counters: self.counters(forced),
-                        };
+                    if self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired() {
+                        return Some(Ending::Timeout);
                     }
                     self.undo_to(mark);
                     first_free = cell as usize;
@@ -464,6 +685,7 @@ impl<'a> Search<'a> {
                         break;
                     }
                     self.queue.clear();
+                    failures += 1;
                 } else {
                     let failed = top.found_before == found;
                     frames.pop();
@@ -472,17 +694,73 @@ impl<'a> Search<'a> {
                         self.remember_failure();
                     }
                 }
+                if cutoff.is_some_and(|c| failures >= c) {
+                    self.undo_to(root);
+                    return None;
+                }
             }
         }
     }
 
-    /// The checks run when propagation stalls, before branching. A cache hit counts as
-    /// a failed check: the subtree was already proved empty.
-    fn stall_checks_pass(&mut self) -> bool {
-        if self.options.path_capacity && !self.capacity_ok() {
+    /// Value order at a branching cell. With `quota_ratio_order`, candidates whose
+    /// groups still need a larger share of their candidates go first: on planted boards
+    /// that is what keeps column quotas reachable as the search moves down. After a
+    /// restart the order of two candidates is swapped now and then, so that the runs
+    /// explore different parts of the tree.
+    fn order_values(&mut self, frame: &mut Frame, perturb: bool) {
+        if !self.options.quota_ratio_order || frame.count < 2 {
+            return;
+        }
+        let lay = self.lay;
+        let mut scored: [(f64, u32); 4] = [(0.0, 0); 4];
+        for k in 0..frame.count as usize {
+            let p = frame.cands[k];
+            let share = lay
+                .groups_of(p)
+                .iter()
+                .map(|&g| self.quota[g as usize] as f64 / self.left[g as usize].max(1) as f64)
+                .product::<f64>();
+            scored[k] = (share, p);
+        }
+        let scored = &mut scored[..frame.count as usize];
+        // Stable on ties, so the board's own order decides them.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if perturb && self.next_random().is_multiple_of(PERTURB_ONE_IN) {
+            scored.swap(0, 1);
+        }
+        for (k, &(_, p)) in scored.iter().enumerate() {
+            frame.cands[k] = p;
+        }
+    }
+
+    /// xorshift64: cheap, and seeded by a constant so runs are reproducible.
+    fn next_random(&mut self) -> u64 {
+        let mut x = self.rng;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.rng = x;
+        x
+    }
+
+    /// The checks run when propagation stalls, before branching, on what changed since
+    /// trail position `since` (`None` at the root: everything). A cache hit counts as a
+    /// failed check: the subtree was already proved empty.
+    fn stall_checks_pass(&mut self, since: Option<usize>) -> bool {
+        if self.options.path_capacity && !self.capacity_ok(since.unwrap_or(0)) {
             return false;
         }
-        if self.options.colour_balance && !self.colour_ok() {
+        if self.options.colour_balance {
+            let balanced = match since {
+                Some(since) => self.colour_ok(since),
+                None => self.colour_ok_everywhere(),
+            };
+
+            if !balanced {
+                return false;
+            }
+        }
+        if self.options.transport && !self.transport_ok() {
             return false;
         }
         if self.options.failure_cache && self.cache.contains(&self.cache_key()) {
@@ -490,5 +768,16 @@ impl<'a> Search<'a> {
             return false;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

@@ -1,0 +1,148 @@
+//! Generated boards, larger than the exhaustive domain: complete solution sets from
+//! the brute-force enumerator where it is quick enough, and agreement between every
+//! configuration of the native search where it is not.
+
+mod common;
+
+use common::{all_tilings, clues_of};
+use dominofit::backend::native::{Native, SearchOptions};
+use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::model::Families;
+use dominofit::puzzle::generate::planted;
+use dominofit::puzzle::{Instance, Solution};
+
+fn configurations() -> Vec<(&'static str, Native)> {
+    let plain = SearchOptions {
+        failure_cache: false,
+        path_capacity: false,
+        colour_balance: false,
+        quota_ratio_order: false,
+        restarts: false,
+        ..SearchOptions::default()
+    };
+    let eager = SearchOptions {
+        transport: true,
+        restart_unit: 1,
+        component_limit: 1,
+        ..SearchOptions::default()
+    };
+    let small_components = SearchOptions {
+        component_limit: 3,
+        ..SearchOptions::default()
+    };
+    vec![
+        ("default", Native::default()),
+        ("plain", Native { options: plain }),
+        ("eager", Native { options: eager }),
+        (
+            "small-components",
+            Native {
+                options: small_components,
+            },
+        ),
+    ]
+}
+
+fn all_solutions(instance: &Instance, backend: &dyn Backend, families: Families) -> Vec<Solution> {
+    let request = Request {
+        limit: 0,
+        timeout: None,
+        families: Some(families),
+    };
+    let report = backend::run(instance, backend, &request).unwrap();
+    assert!(report.complete, "{}", instance.name);
+    let mut got = report.solutions;
+    got.sort();
+    got
+}
+
+fn brute_force(instance: &Instance) -> Vec<Solution> {
+    let mut expected: Vec<Solution> = all_tilings(instance.rows, instance.cols, &instance.blocked)
+        .into_iter()
+        .filter(|t| {
+            clues_of(instance.rows, instance.cols, t)
+                == (instance.row_clues.clone(), instance.col_clues.clone())
+        })
+        .collect();
+    expected.sort();
+    expected
+}
+
+#[test]
+fn small_planted_boards_match_brute_force() {
+    let mut boards = 0;
+    let mut tilings = 0;
+    for (rows, cols) in [(5, 6), (6, 6), (6, 5), (4, 7), (7, 4)] {
+        for index in 0..40 {
+            let (instance, planted_tiling) = planted(rows, cols, 99, index).unwrap();
+            let expected = brute_force(&instance);
+            assert!(expected.contains(&planted_tiling));
+            for (label, native) in configurations() {
+                for families in [Families::Minimal, Families::All, Families::Colour] {
+                    let got = all_solutions(&instance, &native, families);
+                    assert_eq!(got, expected, "{} {label} {families:?}", instance.name);
+                }
+            }
+            boards += 1;
+            tilings += expected.len();
+        }
+    }
+    println!(
+        "{boards} planted boards, {tilings} solutions, all configurations agree with brute force"
+    );
+}
+
+#[test]
+fn configurations_agree_on_larger_boards() {
+    let mut boards = 0;
+    let mut solutions = 0;
+    let mut skipped = 0;
+    for (rows, cols) in [(8, 8), (9, 10), (10, 10), (12, 12)] {
+        for index in 0..12 {
+            let (instance, planted_tiling) = planted(rows, cols, 7, index).unwrap();
+            // Keep the stored solution sets small enough to compare quickly.
+            let request = Request {
+                limit: 0,
+                timeout: None,
+                families: None,
+            };
+            let count = backend::count(&instance, &Native::default(), &request).unwrap();
+            if count.count > 20_000 {
+                skipped += 1;
+                continue;
+            }
+            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            assert!(reference.contains(&planted_tiling), "{}", instance.name);
+            for (label, native) in configurations() {
+                for families in [Families::Minimal, Families::All, Families::Colour] {
+                    let got = all_solutions(&instance, &native, families);
+                    assert_eq!(got, reference, "{} {label} {families:?}", instance.name);
+                }
+            }
+            // The uniqueness check agrees with the full enumeration.
+            let two = backend::run(
+                &instance,
+                &Native::default(),
+                &Request {
+                    limit: 2,
+                    timeout: None,
+                    families: None,
+                },
+            )
+            .unwrap();
+            let expected = if reference.len() == 1 {
+                Status::Unique
+            } else {
+                Status::Multiple
+            };
+            assert_eq!(two.status, expected, "{}", instance.name);
+            boards += 1;
+            solutions += reference.len();
+        }
+    }
+    println!(
+        "{boards} boards, {solutions} solutions, every configuration agrees \
+         ({skipped} boards with over 20,000 solutions left out)"
+    );
+    assert!(boards >= 40);
+}
