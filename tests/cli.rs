@@ -130,10 +130,20 @@ fn usage_errors_exit_2() {
         .code(2)
         .stderr(contains("positive number of seconds"));
     dominofit()
+        .args(["solve", OBSERVED_8X8, "--timeout", "1e19"])
+        .assert()
+        .code(2)
+        .stderr(contains("at most"));
+    dominofit()
         .args(["solve", OBSERVED_8X8, "--backend", "nosuch"])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(contains("unknown backend `nosuch`"));
+    dominofit()
+        .args(["verify", "-", "-"])
+        .assert()
+        .code(2)
+        .stderr(contains("read only once"));
 }
 
 #[test]
@@ -285,4 +295,77 @@ fn emit_model_json_is_deterministic() {
     let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
     assert_eq!(v["covers"].as_array().unwrap().len(), 58);
     assert!(v["infeasible"].is_null());
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    // `head -0` style: the reader closes at once; no panic, no error message.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
+        .args([
+            "generate", "--rows", "20", "--cols", "20", "--count", "2000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn stdin_workloads_report_line_numbers() {
+    dominofit()
+        .args(["solve", "-"])
+        .write_stdin("{\"rows\": 1, \"cols\": 2, \"blocked\": [], \"row_clues\": [2], \"col_clues\": [0, 2]}\n{\"rows\": 1,\n")
+        .assert()
+        .code(1)
+        .stderr(contains("<stdin>: line 2: malformed JSON"));
+    dominofit()
+        .args(["solve", "-", "--format", "json"])
+        .write_stdin("{\"rows\": 1, \"cols\": 2, \"blocked\": [], \"row_clues\": [2], \"col_clues\": [0, 2]}\n{\"rows\": 1, \"cols\": 2, \"blocked\": [], \"row_clues\": [2], \"col_clues\": [0, 2]}\n")
+        .assert()
+        .success()
+        .stdout(contains("\"name\":\"line-2\""));
+}
+
+#[test]
+fn a_timed_out_uniqueness_check_is_unknown() {
+    // 96x96 planted boards have many solutions; a 1 ms budget cannot finish the
+    // uniqueness check of all of them. Whatever was found, the answer is never
+    // `unique`/`unsat`, and `unknown` exits 3.
+    let workload = dominofit()
+        .args([
+            "generate", "--rows", "96", "--cols", "96", "--count", "3", "--seed", "3",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = dominofit()
+        .args([
+            "solve",
+            "-",
+            "--limit",
+            "0",
+            "--timeout",
+            "0.001",
+            "--format",
+            "json",
+        ])
+        .write_stdin(workload)
+        .assert()
+        .code(predicate::in_iter([0, 3]))
+        .get_output()
+        .stdout
+        .clone();
+    for line in String::from_utf8(out).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let status = v["status"].as_str().unwrap();
+        assert!(["unknown", "multiple"].contains(&status), "{line}");
+        assert_eq!(v["complete"], false, "{line}");
+    }
 }

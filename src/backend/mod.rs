@@ -45,7 +45,8 @@ pub struct Budget {
 impl Budget {
     pub fn with_timeout(timeout: Option<Duration>) -> Budget {
         Budget {
-            deadline: timeout.map(|t| Instant::now() + t),
+            // A deadline too far to represent is no deadline.
+            deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
         }
     }
 
@@ -69,6 +70,9 @@ pub struct Counters {
     pub restarts: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vars: Option<u64>,
+    /// Timed calls behind a median time (benchmark mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clauses: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,14 +148,19 @@ impl Status {
         }
     }
 
-    /// Derives the status from the evidence: how many solutions were found and
-    /// whether the search was exhausted. Zero solutions is `unsat` only when exhausted.
-    pub fn from_evidence(found: u64, exhausted: bool) -> Status {
+    /// Derives the status from the evidence: how many solutions were found, whether
+    /// the search was exhausted, and the limit asked for (0: all).
+    ///
+    /// Zero solutions is `unsat` only when exhausted. One solution without exhaustion
+    /// is `sat` only when one was all that was asked; a uniqueness check (or a full
+    /// enumeration) cut short after one solution has not answered its question, so it
+    /// is `unknown`, its solution still shown.
+    pub fn from_evidence(found: u64, exhausted: bool, limit: usize) -> Status {
         match (found, exhausted) {
             (0, true) => Status::Unsat,
-            (0, false) => Status::Unknown,
             (1, true) => Status::Unique,
-            (1, false) => Status::Sat,
+            (1, false) if limit == 1 => Status::Sat,
+            (0 | 1, false) => Status::Unknown,
             _ => Status::Multiple,
         }
     }
@@ -182,6 +191,10 @@ pub struct Report {
     /// The words of the infeasibility proof when clue inversion alone decided.
     pub reason: Option<String>,
 }
+
+/// Most solutions `run` keeps for printing; a larger enumeration ends `Capped` (use
+/// `count` to count beyond it).
+pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
 
 /// Decodes placement ids into a tiling.
 pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
@@ -215,14 +228,21 @@ pub fn run(
         ),
         None => {
             let limit = request.limit;
-            let outcome = backend.solve(&model, limit, &budget, &mut |ids| {
+            let mut capped = false;
+            let mut outcome = backend.solve(&model, limit, &budget, &mut |ids| {
                 found.push(ids.to_vec());
                 if limit != 0 && found.len() >= limit {
+                    Control::Stop
+                } else if found.len() >= MAX_STORED_SOLUTIONS {
+                    capped = true;
                     Control::Stop
                 } else {
                     Control::Continue
                 }
             })?;
+            if capped {
+                outcome.ending = Ending::Capped;
+            }
             (outcome, None)
         }
     };
@@ -241,7 +261,7 @@ pub fn run(
         name: instance.name.clone(),
         backend: backend.name().to_string(),
         limit: request.limit,
-        status: Status::from_evidence(solutions.len() as u64, exhausted),
+        status: Status::from_evidence(solutions.len() as u64, exhausted, request.limit),
         complete: exhausted,
         solutions,
         time,
@@ -249,6 +269,46 @@ pub fn run(
         ending: outcome.ending,
         reason,
     })
+}
+
+/// Calls taken before timing starts in [`run_repeated`], as in the paper's protocol.
+pub const WARM_UP_CALLS: u32 = 3;
+
+/// Solves one instance `WARM_UP_CALLS + times` times and returns the last report with
+/// its time replaced by the median of the `times` timed calls. Every call is verified.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_repeated(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    times: u32,
+) -> Result<Report, BackendError> {
+    for _ in 0..WARM_UP_CALLS {
+        run(instance, backend, request)?;
+    }
+    let mut durations = Vec::with_capacity(times as usize);
+    let mut last = None;
+    for _ in 0..times.max(1) {
+        let report = run(instance, backend, request)?;
+        durations.push(report.time);
+        last = Some(report);
+    }
+    let mut report = last.expect("at least one timed call");
+    report.time = median(&mut durations);
+    report.counters.repeat = Some(times.max(1) as u64);
+    Ok(report)
+}
+
+/// The median; for an even count, the mean of the two middle values.
+pub fn median(values: &mut [Duration]) -> Duration {
+    values.sort_unstable();
+    match values.len() {
+        0 => Duration::ZERO,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2,
+    }
 }
 
 /// The result of counting one instance.
@@ -330,3 +390,52 @@ pub fn builtin(name: &str) -> Option<Box<dyn Backend>> {
 
 /// Names of the built-in backends, for `--help` and `dominofit backends`.
 pub const BUILTIN: &[&str] = &["native"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_table() {
+        use Status::*;
+        // (found, exhausted, limit) -> status
+        let table = [
+            (0, true, 1, Unsat),
+            (0, true, 0, Unsat),
+            (0, false, 1, Unknown),
+            (0, false, 2, Unknown),
+            (1, false, 1, Sat),
+            (1, false, 2, Unknown),
+            (1, false, 0, Unknown),
+            (1, true, 2, Unique),
+            (1, true, 0, Unique),
+            (2, false, 2, Multiple),
+            (2, true, 0, Multiple),
+            (5, false, 0, Multiple),
+        ];
+        for (found, exhausted, limit, status) in table {
+            assert_eq!(
+                Status::from_evidence(found, exhausted, limit),
+                status,
+                "{found} {exhausted} {limit}"
+            );
+        }
+    }
+
+    #[test]
+    fn median_of_odd_and_even_samples() {
+        let ms = Duration::from_millis;
+        assert_eq!(median(&mut [ms(3), ms(1), ms(2)]), ms(2));
+        assert_eq!(
+            median(&mut [ms(4), ms(1), ms(2), ms(3)]),
+            Duration::from_micros(2500)
+        );
+        assert_eq!(median(&mut []), Duration::ZERO);
+    }
+
+    #[test]
+    fn huge_timeouts_mean_no_deadline() {
+        let budget = Budget::with_timeout(Some(Duration::from_secs(u64::MAX)));
+        assert!(!budget.expired());
+    }
+}

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use dominofit::backend::{self, Backend, Request, Status};
@@ -85,6 +85,10 @@ struct SolveArgs {
     /// Solutions to look for: 1 the first, 2 to check uniqueness, 0 all of them.
     #[arg(long, short, default_value_t = 1)]
     limit: usize,
+    /// Benchmark mode: after three warm-up calls, solve each instance N more times and
+    /// report the median time (compilation and search, in-process; not verification).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -148,6 +152,9 @@ struct GenerateArgs {
     output: Option<PathBuf>,
 }
 
+/// A year: longer limits are surely typing mistakes.
+const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .parse()
@@ -155,6 +162,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     if !(seconds.is_finite() && seconds > 0.0) {
         return Err(format!(
             "the time limit must be a positive number of seconds, not {text}"
+        ));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "the time limit is at most {MAX_TIMEOUT_SECONDS} seconds; leave it out for none"
         ));
     }
     Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
@@ -171,13 +183,57 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+/// A mistake in the command line found after clap's own checks: exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(String);
+
+/// The exit status for an error: 2 for usage errors, 1 for everything else.
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    if error.downcast_ref::<UsageError>().is_some() {
+        2
+    } else {
+        1
+    }
+}
+
 fn backend_named(name: &str) -> Result<Box<dyn Backend>> {
     backend::builtin(name).ok_or_else(|| {
-        anyhow!(
-            "unknown backend `{name}`; available: {}",
+        UsageError(format!(
+            "unknown backend `{name}`; available: {} (see `dominofit backends`)",
             backend::BUILTIN.join(", ")
-        )
+        ))
+        .into()
     })
+}
+
+/// A one-line progress indicator on stderr for workloads, shown only on a terminal so
+/// that logs and pipes stay clean.
+struct Progress {
+    total: usize,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            total,
+            enabled: total > 1 && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn show(&self, done: usize, name: &str) {
+        if self.enabled {
+            eprint!("\r\x1b[K[{}/{}] {name}", done + 1, self.total);
+        }
+    }
+
+    fn clear(&self) {
+        if self.enabled {
+            eprint!("\r\x1b[K");
+        }
+    }
 }
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
@@ -191,14 +247,20 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     };
     let mut stdout = std::io::stdout().lock();
     let mut any_unknown = false;
-    for instance in &instances {
-        let report = backend::run(instance, backend.as_ref(), &request)
-            .with_context(|| format!("instance `{}`", instance.name))?;
+    let progress = Progress::new(instances.len());
+    for (k, instance) in instances.iter().enumerate() {
+        progress.show(k, &instance.name);
+        let report = match args.repeat {
+            None => backend::run(instance, backend.as_ref(), &request),
+            Some(times) => backend::run_repeated(instance, backend.as_ref(), &request, times),
+        }
+        .with_context(|| format!("instance `{}`", instance.name))?;
         any_unknown |= report.status == Status::Unknown;
         let text = match common.format {
             Format::Json => output::solve_json(&report),
             Format::Text => output::solve_text(instance, &report),
         };
+        progress.clear();
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
@@ -220,7 +282,9 @@ fn count(args: CountArgs) -> Result<ExitCode> {
     };
     let mut stdout = std::io::stdout().lock();
     let mut any_incomplete = false;
-    for instance in &instances {
+    let progress = Progress::new(instances.len());
+    for (k, instance) in instances.iter().enumerate() {
+        progress.show(k, &instance.name);
         let report = backend::count(instance, backend.as_ref(), &request)
             .with_context(|| format!("instance `{}`", instance.name))?;
         any_incomplete |= !report.complete;
@@ -228,6 +292,7 @@ fn count(args: CountArgs) -> Result<ExitCode> {
             Format::Json => output::count_json(&report),
             Format::Text => output::count_text(&report),
         };
+        progress.clear();
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
@@ -239,6 +304,13 @@ fn count(args: CountArgs) -> Result<ExitCode> {
 }
 
 fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
+    if args.instance == "-" && args.solution == "-" {
+        return Err(UsageError(
+            "standard input can be read only once: give the instance or the solution as a file"
+                .to_string(),
+        )
+        .into());
+    }
     let instances = read_instances(&args.instance)?;
     let solutions = read_solutions(&args.solution)?;
     if instances.len() != solutions.len() {
@@ -251,18 +323,20 @@ fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
         );
     }
     let mut all_valid = true;
+    let mut stdout = std::io::stdout().lock();
     for (instance, solution) in instances.iter().zip(&solutions) {
         match verify(instance, solution) {
-            Ok(()) => println!(
+            Ok(()) => writeln!(
+                stdout,
                 "{}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
                 instance.name,
                 solution.vertical.len(),
                 solution.horizontal.len(),
                 instance.open_cells()
-            ),
+            )?,
             Err(violation) => {
                 all_valid = false;
-                println!("{}: invalid: {violation}", instance.name);
+                writeln!(stdout, "{}: invalid: {violation}", instance.name)?;
             }
         }
     }

@@ -46,6 +46,9 @@ struct Room {
     row_path: Vec<usize>,
     /// Most disjoint vertical pieces that fit in column `j`.
     col_path: Vec<usize>,
+    /// Open even cells minus open odd cells in each row and in each column.
+    row_colour: Vec<i128>,
+    col_colour: Vec<i128>,
 }
 
 impl Room {
@@ -59,6 +62,8 @@ impl Room {
             horizontal_cut: vec![[0, 0]; n],
             row_path: vec![0; m],
             col_path: vec![0; n],
+            row_colour: vec![0; m],
+            col_colour: vec![0; n],
         };
         for r in 0..m {
             for c in 0..n {
@@ -68,6 +73,9 @@ impl Room {
                 room.row_open[r] += 1;
                 room.col_open[c] += 1;
                 let colour = (r + c) % 2;
+                let sign = 1 - 2 * colour as i128;
+                room.row_colour[r] += sign;
+                room.col_colour[c] += sign;
                 if open(r + 1, c) {
                     room.vertical_cut[r][colour] += 1;
                 }
@@ -410,15 +418,11 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
     }
 
     // Colour splits (Eq. 10): I_i and J_j are prefix imbalances, +1 for even cells.
-    let colour = |r: usize, c: usize| if (r + c).is_multiple_of(2) { 1i128 } else { -1 };
     let mut u_even = vec![0u32; m];
     let mut u_odd = vec![0u32; m];
     let mut imbalance: i128 = 0;
     for i in 0..m {
-        imbalance += (0..n)
-            .filter(|&c| instance.is_open(i, c))
-            .map(|c| colour(i, c))
-            .sum::<i128>();
+        imbalance += room.row_colour[i];
         for (even, half_sum, cap, slot) in [
             (
                 true,
@@ -448,10 +452,7 @@ pub fn invert(instance: &Instance) -> Result<Margins, Infeasibility> {
     let mut t_odd = vec![0u32; n];
     let mut imbalance: i128 = 0;
     for j in 0..n {
-        imbalance += (0..m)
-            .filter(|&r| instance.is_open(r, j))
-            .map(|r| colour(r, j))
-            .sum::<i128>();
+        imbalance += room.col_colour[j];
         for (even, half_sum, cap, slot) in [
             (
                 true,

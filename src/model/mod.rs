@@ -91,23 +91,39 @@ impl Family {
     }
 }
 
+/// The placements covering one cell: at most four, so stored inline.
+pub type CoverList = smallvec::SmallVec<[PlacementId; 4]>;
+
 /// `ExactlyOne` over the placements covering one open cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cover {
     /// One-based.
     pub row: usize,
     pub col: usize,
-    pub placements: Vec<PlacementId>,
+    /// In increasing order.
+    pub placements: CoverList,
 }
 
-/// `Exactly(quota)` over a group of placements, in coordinate order along the group.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// `Exactly(quota)` over a group of placements. The members, in coordinate order along
+/// the group, are `Model::members(group)`: all groups share one array, so compiling a
+/// board costs a handful of allocations however many groups it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuotaGroup {
     pub family: Family,
     /// One-based row or column of the line or cut.
     pub index: usize,
     pub quota: u32,
-    pub placements: Vec<PlacementId>,
+    start: u32,
+    end: u32,
+}
+
+/// A quota group as a model dump shows it, with its members.
+#[derive(Serialize)]
+struct QuotaView<'a> {
+    family: Family,
+    index: usize,
+    quota: u32,
+    placements: &'a [PlacementId],
 }
 
 /// Which line a raw clue sum constrains.
@@ -146,6 +162,8 @@ pub struct Model {
     pub placements: Vec<Piece>,
     pub covers: Vec<Cover>,
     pub quotas: Vec<QuotaGroup>,
+    /// Members of all quota groups, group after group.
+    quota_members: Vec<PlacementId>,
     pub clue_sums: Vec<ClueSum>,
     /// Set when clue inversion already proves there is no solution; quotas are then empty.
     pub infeasible: Option<Infeasibility>,
@@ -154,9 +172,10 @@ pub struct Model {
 /// Compiles an instance into the model with the chosen constraint families.
 pub fn compile(instance: &Instance, families: Families) -> Model {
     let (m, n) = (instance.rows, instance.cols);
-    let mut placements = Vec::new();
-    // Per cell, the placements covering it: filled as placements are numbered.
-    let mut at_cell: Vec<Vec<PlacementId>> = vec![Vec::new(); m * n];
+    let mut placements = Vec::with_capacity(2 * m * n);
+    // The placement starting at a cell, per orientation: covers and groups are read
+    // off this table.
+    let mut id_at: Vec<PlacementId> = vec![NO_PLACEMENT; 2 * m * n];
     for r in 0..m {
         for c in 0..n {
             if !instance.is_open(r, c) {
@@ -170,26 +189,40 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
                 };
                 let (r2, c2) = piece.other_cell();
                 if instance.is_open(r2, c2) {
-                    let id = placements.len() as PlacementId;
+                    id_at[2 * (r * n + c) + orientation as usize] = placements.len() as PlacementId;
                     placements.push(piece);
-                    at_cell[r * n + c].push(id);
-                    at_cell[r2 * n + c2].push(id);
                 }
             }
         }
     }
-    let covers = (0..m * n)
-        .filter(|&k| !instance.blocked[k])
-        .map(|k| {
-            let mut ids = std::mem::take(&mut at_cell[k]);
-            ids.sort_unstable();
-            Cover {
-                row: k / n + 1,
-                col: k % n + 1,
-                placements: ids,
+    let start_at = |r: usize, c: usize, o: Orientation| id_at[2 * (r * n + c) + o as usize];
+    let mut covers = Vec::with_capacity(m * n);
+    for r in 0..m {
+        for c in 0..n {
+            if !instance.is_open(r, c) {
+                continue;
             }
-        })
-        .collect();
+            // In increasing id order: the piece from above, from the left, then the
+            // two starting here.
+            let mut ids = CoverList::new();
+            let from_above = (r > 0).then(|| start_at(r - 1, c, Orientation::Vertical));
+            let from_left = (c > 0).then(|| start_at(r, c - 1, Orientation::Horizontal));
+            let here = [
+                Some(start_at(r, c, Orientation::Vertical)),
+                Some(start_at(r, c, Orientation::Horizontal)),
+            ];
+            for id in [from_above, from_left].into_iter().chain(here).flatten() {
+                if id != NO_PLACEMENT {
+                    ids.push(id);
+                }
+            }
+            covers.push(Cover {
+                row: r + 1,
+                col: c + 1,
+                placements: ids,
+            });
+        }
+    }
 
     let mut model = Model {
         name: instance.name.clone(),
@@ -199,6 +232,7 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
         placements,
         covers,
         quotas: Vec::new(),
+        quota_members: Vec::new(),
         clue_sums: Vec::new(),
         infeasible: None,
     };
@@ -207,83 +241,74 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
         return model;
     }
     match invert(instance) {
-        Ok(margins) => model.quotas = quota_groups(&model.placements, &margins, families, m, n),
+        Ok(margins) => {
+            (model.quotas, model.quota_members) = quota_groups(instance, &id_at, &margins, families)
+        }
         Err(reason) => model.infeasible = Some(reason),
     }
     model
 }
 
+const NO_PLACEMENT: PlacementId = PlacementId::MAX;
+
 fn quota_groups(
-    placements: &[Piece],
+    instance: &Instance,
+    id_at: &[PlacementId],
     margins: &Margins,
     families: Families,
-    m: usize,
-    n: usize,
-) -> Vec<QuotaGroup> {
-    let mut wanted: Vec<(Family, &[u32], usize)> = vec![(Family::U, &margins.u, m)];
+) -> (Vec<QuotaGroup>, Vec<PlacementId>) {
+    let (m, n) = (instance.rows, instance.cols);
+    let mut wanted: Vec<(Family, &[u32])> = vec![(Family::U, &margins.u)];
     if families != Families::Minimal {
-        wanted.push((Family::P, &margins.p, m));
-        wanted.push((Family::Q, &margins.q, n));
+        wanted.push((Family::P, &margins.p));
+        wanted.push((Family::Q, &margins.q));
     }
-    wanted.push((Family::T, &margins.t, n));
+    wanted.push((Family::T, &margins.t));
     if families == Families::Colour {
-        wanted.push((Family::UEven, &margins.u_even, m));
-        wanted.push((Family::UOdd, &margins.u_odd, m));
-        wanted.push((Family::TEven, &margins.t_even, n));
-        wanted.push((Family::TOdd, &margins.t_odd, n));
-    }
-    // Bucket placements by line once; a scan per group would be quadratic on big boards.
-    let mut by_row: Vec<[Vec<PlacementId>; 2]> = vec![[Vec::new(), Vec::new()]; m];
-    let mut by_col: Vec<[Vec<PlacementId>; 2]> = vec![[Vec::new(), Vec::new()]; n];
-    for (id, p) in placements.iter().enumerate() {
-        let kind = p.orientation as usize;
-        by_row[p.row][kind].push(id as PlacementId);
-        by_col[p.col][kind].push(id as PlacementId);
+        wanted.push((Family::UEven, &margins.u_even));
+        wanted.push((Family::UOdd, &margins.u_odd));
+        wanted.push((Family::TEven, &margins.t_even));
+        wanted.push((Family::TOdd, &margins.t_odd));
     }
     let mut groups = Vec::new();
-    for (family, quotas, lines) in wanted {
-        for index in 0..lines {
-            let candidates: &[PlacementId] = match family {
-                Family::U | Family::UEven | Family::UOdd => &by_row[index][0],
-                Family::P => &by_row[index][1],
-                Family::Q => &by_col[index][0],
-                Family::T | Family::TEven | Family::TOdd => &by_col[index][1],
-            };
-            let members: Vec<PlacementId> = candidates
-                .iter()
-                .copied()
-                .filter(|&id| belongs(family, index, &placements[id as usize]))
-                .collect();
-            let quota = quotas[index];
+    let mut members: Vec<PlacementId> = Vec::new();
+    for (family, quotas) in wanted {
+        let (by_row, orientation, parity) = match family {
+            Family::U => (true, Orientation::Vertical, None),
+            Family::P => (true, Orientation::Horizontal, None),
+            Family::Q => (false, Orientation::Vertical, None),
+            Family::T => (false, Orientation::Horizontal, None),
+            Family::UEven => (true, Orientation::Vertical, Some(0)),
+            Family::UOdd => (true, Orientation::Vertical, Some(1)),
+            Family::TEven => (false, Orientation::Horizontal, Some(0)),
+            Family::TOdd => (false, Orientation::Horizontal, Some(1)),
+        };
+        let (lines, along) = if by_row { (m, n) } else { (n, m) };
+        for line in 0..lines {
+            let start = members.len();
+            for k in 0..along {
+                let (r, c) = if by_row { (line, k) } else { (k, line) };
+                let id = id_at[2 * (r * n + c) + orientation as usize];
+                if id != NO_PLACEMENT && parity.is_none_or(|p| (r + c) % 2 == p) {
+                    members.push(id);
+                }
+            }
+            let quota = quotas[line];
             // A cut with no room and a zero quota (the last row or column, a wall of
             // blocked cells) constrains nothing; leave it out of the model.
-            if members.is_empty() && quota == 0 {
+            if members.len() == start && quota == 0 {
                 continue;
             }
             groups.push(QuotaGroup {
                 family,
-                index: index + 1,
+                index: line + 1,
                 quota,
-                placements: members,
+                start: start as u32,
+                end: members.len() as u32,
             });
         }
     }
-    groups
-}
-
-fn belongs(family: Family, index: usize, p: &Piece) -> bool {
-    let vertical = p.orientation == Orientation::Vertical;
-    let even = (p.row + p.col).is_multiple_of(2);
-    match family {
-        Family::U => vertical && p.row == index,
-        Family::P => !vertical && p.row == index,
-        Family::Q => vertical && p.col == index,
-        Family::T => !vertical && p.col == index,
-        Family::UEven => vertical && p.row == index && even,
-        Family::UOdd => vertical && p.row == index && !even,
-        Family::TEven => !vertical && p.col == index && even,
-        Family::TOdd => !vertical && p.col == index && !even,
-    }
+    (groups, members)
 }
 
 fn raw_clue_sums(instance: &Instance, placements: &[Piece]) -> Vec<ClueSum> {
@@ -321,6 +346,11 @@ fn raw_clue_sums(instance: &Instance, placements: &[Piece]) -> Vec<ClueSum> {
 }
 
 impl Model {
+    /// The placements of a quota group, in coordinate order along it.
+    pub fn members(&self, group: &QuotaGroup) -> &[PlacementId] {
+        &self.quota_members[group.start as usize..group.end as usize]
+    }
+
     /// The placements as a dump shows them.
     pub fn placement_view(&self, id: PlacementId) -> PlacementView {
         let p = self.placements[id as usize];
@@ -350,7 +380,15 @@ impl Model {
             .collect();
         write_list(&mut out, "placements", views.iter().map(one_line), false);
         write_list(&mut out, "covers", self.covers.iter().map(one_line), false);
-        write_list(&mut out, "quotas", self.quotas.iter().map(one_line), false);
+        let quotas = self.quotas.iter().map(|g| {
+            one_line(&QuotaView {
+                family: g.family,
+                index: g.index,
+                quota: g.quota,
+                placements: self.members(g),
+            })
+        });
+        write_list(&mut out, "quotas", quotas, false);
         write_list(
             &mut out,
             "clue_sums",

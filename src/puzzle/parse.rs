@@ -13,6 +13,10 @@ use serde_json::{Map, Value};
 
 use super::{Instance, MAX_CELLS, MAX_SIDE, Solution};
 
+/// Most cells all boards of one workload may have together: every board is held in
+/// memory before the first is solved, so that bad input is refused before any output.
+pub const MAX_WORKLOAD_CELLS: usize = 1 << 26;
+
 /// Where a piece of input came from: a file (or standard input) and, inside a
 /// workload, a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,16 +113,27 @@ pub fn parse_instances(
     workload: bool,
 ) -> Result<Vec<Instance>, InputError> {
     let documents = split_documents(text, file, workload)?;
-    documents
-        .into_iter()
-        .map(|(origin, value)| {
-            let default_name = match origin.line {
-                Some(line) => format!("line-{line}"),
-                None => stem.to_string(),
-            };
-            instance_from_value(&value, &origin, &default_name)
-        })
-        .collect()
+    let mut instances = Vec::with_capacity(documents.len());
+    let mut cells = 0usize;
+    for (origin, value) in documents {
+        let default_name = match origin.line {
+            Some(line) => format!("line-{line}"),
+            None => stem.to_string(),
+        };
+        let instance = instance_from_value(&value, &origin, &default_name)?;
+        cells += instance.rows * instance.cols;
+        if cells > MAX_WORKLOAD_CELLS {
+            return Err(InputError::Board {
+                origin,
+                message: format!(
+                    "the workload's boards add up to more than {MAX_WORKLOAD_CELLS} cells; \
+                     split it into smaller files"
+                ),
+            });
+        }
+        instances.push(instance);
+    }
+    Ok(instances)
 }
 
 fn read_text(path: &str) -> Result<(String, String), InputError> {
@@ -136,21 +151,15 @@ fn read_text(path: &str) -> Result<(String, String), InputError> {
     Ok((text, file))
 }
 
-/// `.jsonl`/`.ndjson` files are workloads; standard input is a workload when it holds
-/// more than one non-blank line and its first line is a complete JSON document.
+/// `.jsonl`/`.ndjson` files are workloads and other files single documents. Standard
+/// input is a single document when the whole text parses as one JSON value, and a
+/// workload otherwise (so a malformed line is reported with its line number).
 fn is_workload(path: &str, text: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
         return true;
     }
-    if path != "-" {
-        return false;
-    }
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    match (lines.next(), lines.next()) {
-        (Some(first), Some(_)) => serde_json::from_str::<Value>(first).is_ok(),
-        _ => false,
-    }
+    path == "-" && serde_json::from_str::<Value>(text).is_err()
 }
 
 fn split_documents(

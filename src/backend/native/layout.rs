@@ -14,43 +14,30 @@ pub(super) struct Pairing {
 /// Most groups one placement can belong to (with colour splits: line, cut, colour).
 pub(super) const MAX_GROUPS: usize = 4;
 
-/// Incidence arrays built once per model. Cells are numbered as the model's covers.
-pub(super) struct Layout {
+/// Incidence arrays built once per model, next to the model itself. Cells are
+/// numbered as the model's covers; what the model already holds (covers, group
+/// members, quotas) is read from it rather than copied.
+pub(super) struct Layout<'m> {
+    pub model: &'m Model,
     pub cells: usize,
     /// The two cells of each placement, start cell first.
     pub place_cells: Vec<[u32; 2]>,
     /// Groups of each placement; the first `place_group_len` entries are valid.
     pub place_groups: Vec<[u32; MAX_GROUPS]>,
     pub place_group_len: Vec<u8>,
-    /// Placements covering each cell (at most four); `cell_len` entries are valid.
-    pub cell_places: Vec<[u32; 4]>,
-    pub cell_len: Vec<u8>,
-    /// Members of group `g` are `group_members[group_start[g]..group_start[g + 1]]`,
-    /// in coordinate order along the group.
-    pub group_start: Vec<u32>,
-    pub group_members: Vec<u32>,
-    pub group_quota: Vec<i32>,
-    /// Whether a group's members lie along one line (capacity below member count).
-    pub group_path: Vec<bool>,
-    /// Checkerboard colour of each cell: 0 for even `row + col`, 1 for odd.
-    pub cell_colour: Vec<u8>,
-    /// `(p, t)` and `(q, u)` when the model carries all four families.
+    /// `(p, t)` and `(q, u)` when asked for and the model carries all four families.
     pub pairings: Vec<Pairing>,
 }
 
-impl Layout {
+impl<'m> Layout<'m> {
     /// # Panics
     /// Never for models from [`crate::model::compile`]: every placement covers two
     /// cells and belongs to at most [`MAX_GROUPS`] groups.
-    pub fn new(model: &Model) -> Layout {
+    pub fn new(model: &'m Model, with_pairings: bool) -> Layout<'m> {
         let places = model.placements.len();
         let cells = model.covers.len();
         let mut place_cells = vec![[u32::MAX; 2]; places];
-        let mut cell_places = vec![[u32::MAX; 4]; cells];
-        let mut cell_len = vec![0u8; cells];
-        let mut cell_colour = vec![0u8; cells];
         for (k, cover) in model.covers.iter().enumerate() {
-            cell_colour[k] = ((cover.row + cover.col) % 2) as u8;
             for &p in &cover.placements {
                 let slot = &mut place_cells[p as usize];
                 if slot[0] == u32::MAX {
@@ -58,45 +45,32 @@ impl Layout {
                 } else {
                     slot[1] = k as u32;
                 }
-                cell_places[k][cell_len[k] as usize] = p;
-                cell_len[k] += 1;
             }
         }
         let mut place_groups = vec![[u32::MAX; MAX_GROUPS]; places];
         let mut place_group_len = vec![0u8; places];
-        let mut group_start = Vec::with_capacity(model.quotas.len() + 1);
-        let mut group_members = Vec::new();
-        let mut group_quota = Vec::with_capacity(model.quotas.len());
-        let mut group_path = Vec::with_capacity(model.quotas.len());
         for (g, group) in model.quotas.iter().enumerate() {
-            group_start.push(group_members.len() as u32);
-            group_members.extend_from_slice(&group.placements);
-            group_quota.push(group.quota as i32);
-            group_path.push(group.family.is_path());
-            for &p in &group.placements {
+            for &p in model.members(group) {
                 let len = &mut place_group_len[p as usize];
                 assert!((*len as usize) < MAX_GROUPS, "placement in too many groups");
                 place_groups[p as usize][*len as usize] = g as u32;
                 *len += 1;
             }
         }
-        group_start.push(group_members.len() as u32);
-        let pairings = [(Family::P, Family::T), (Family::Q, Family::U)]
-            .into_iter()
-            .filter_map(|(l, r)| pairing(model, l, r, places))
-            .collect();
+        let pairings = if with_pairings {
+            [(Family::P, Family::T), (Family::Q, Family::U)]
+                .into_iter()
+                .filter_map(|(l, r)| pairing(model, l, r, places))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Layout {
+            model,
             cells,
             place_cells,
             place_groups,
             place_group_len,
-            cell_places,
-            cell_len,
-            group_start,
-            group_members,
-            group_quota,
-            group_path,
-            cell_colour,
             pairings,
         }
     }
@@ -109,18 +83,29 @@ impl Layout {
 
     #[inline]
     pub fn places_at(&self, c: u32) -> &[u32] {
-        let c = c as usize;
-        &self.cell_places[c][..self.cell_len[c] as usize]
+        &self.model.covers[c as usize].placements
     }
 
     #[inline]
     pub fn members(&self, g: u32) -> &[u32] {
-        let g = g as usize;
-        &self.group_members[self.group_start[g] as usize..self.group_start[g + 1] as usize]
+        self.model.members(&self.model.quotas[g as usize])
+    }
+
+    /// Whether a group's members lie along one line (capacity below member count).
+    #[inline]
+    pub fn is_path(&self, g: usize) -> bool {
+        self.model.quotas[g].family.is_path()
+    }
+
+    /// Checkerboard colour of a cell: 0 for even `row + col`, 1 for odd.
+    #[inline]
+    pub fn colour(&self, c: u32) -> u8 {
+        let cover = &self.model.covers[c as usize];
+        ((cover.row + cover.col) % 2) as u8
     }
 
     pub fn groups(&self) -> usize {
-        self.group_quota.len()
+        self.model.quotas.len()
     }
 }
 
@@ -137,7 +122,7 @@ fn pairing(model: &Model, left: Family, right: Family, places: usize) -> Option<
         } else {
             continue;
         };
-        for &p in &group.placements {
+        for &p in model.members(group) {
             side[p as usize][s] = groups[s].len() as u32;
         }
         groups[s].push(g as u32);

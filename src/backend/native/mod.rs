@@ -45,7 +45,7 @@ impl Backend for Native {
                     .to_string(),
             });
         }
-        let layout = layout::Layout::new(model);
+        let layout = layout::Layout::new(model, self.options.transport);
         Ok(search::Search::new(&layout, self.options).run(limit, budget, sink))
     }
 }

@@ -63,7 +63,7 @@ impl Default for SearchOptions {
             restarts: true,
             restart_unit: 256,
             component_limit: 256,
-            cache_words: 1 << 25,
+            cache_words: 1 << 23,
         }
     }
 }
@@ -117,7 +117,7 @@ fn luby(mut i: u32) -> u64 {
 }
 
 pub(super) struct Search<'a> {
-    lay: &'a Layout,
+    lay: &'a Layout<'a>,
     options: SearchOptions,
     active: Vec<bool>,
     deg: Vec<u8>,
@@ -146,7 +146,7 @@ pub(super) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(lay: &'a Layout, options: SearchOptions) -> Search<'a> {
+    pub fn new(lay: &'a Layout<'a>, options: SearchOptions) -> Search<'a> {
         let places = lay.place_cells.len();
         let left = (0..lay.groups())
             .map(|g| lay.members(g as u32).len() as u32)
@@ -155,11 +155,16 @@ impl<'a> Search<'a> {
             lay,
             options,
             active: vec![true; places],
-            deg: lay.cell_len.clone(),
+            deg: lay
+                .model
+                .covers
+                .iter()
+                .map(|c| c.placements.len() as u8)
+                .collect(),
             covered: vec![false; lay.cells],
             covered_bits: vec![0; lay.cells.div_ceil(64)],
             left,
-            quota: lay.group_quota.clone(),
+            quota: lay.model.quotas.iter().map(|g| g.quota as i32).collect(),
             trail: Vec::with_capacity(places),
             chosen: Vec::with_capacity(lay.cells / 2),
             queue: Vec::new(),
@@ -367,7 +372,7 @@ impl<'a> Search<'a> {
                 }
                 self.stamp[g] = epoch;
                 let quota = self.quota[g];
-                if !lay.group_path[g] || quota <= 0 || self.left[g] as i32 == quota {
+                if !lay.is_path(g) || quota <= 0 || self.left[g] as i32 == quota {
                     continue;
                 }
                 if !self.line_room_at_least(g, quota) {
@@ -467,11 +472,7 @@ impl<'a> Search<'a> {
                 outcome = Some(Component::Large);
                 break;
             }
-            balance += if lay.cell_colour[x as usize] == 0 {
-                1
-            } else {
-                -1
-            };
+            balance += if lay.colour(x) == 0 { 1 } else { -1 };
             for &p in lay.places_at(x) {
                 if !self.active[p as usize] {
                     continue;
@@ -582,7 +583,7 @@ impl<'a> Search<'a> {
             Ending::Exhausted
         } else {
             let restarts = self.options.restarts && limit != 0;
-            let mut reported: Vec<Vec<PlacementId>> = Vec::new();
+            let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
             let mut run = 0u32;
             loop {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
@@ -610,7 +611,7 @@ impl<'a> Search<'a> {
         perturb: bool,
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-        reported: &mut Vec<Vec<PlacementId>>,
+        reported: &mut FxHashSet<Box<[PlacementId]>>,
     ) -> Option<Ending> {
         let lay = self.lay;
         let root = self.trail.len();
@@ -626,13 +627,13 @@ impl<'a> Search<'a> {
                     found += 1;
                     let control = if restarts {
                         // A later run may reach a tiling an earlier run reported.
-                        let mut tiling = self.chosen.clone();
+                        let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
                         tiling.sort_unstable();
                         if reported.contains(&tiling) {
                             Control::Continue
                         } else {
                             let control = sink(&tiling);
-                            reported.push(tiling);
+                            reported.insert(tiling);
                             control
                         }
                     } else {
@@ -694,7 +695,8 @@ impl<'a> Search<'a> {
                         self.remember_failure();
                     }
                 }
-                if cutoff.is_some_and(|c| failures >= c) {
+                // A finished search returns above; only an unfinished one restarts.
+                if cutoff.is_some_and(|c| failures >= c) && !frames.is_empty() {
                     self.undo_to(root);
                     return None;
                 }
