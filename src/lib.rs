@@ -10,5 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod backend;
+pub mod encode;
+pub mod lower;
 pub mod model;
 pub mod puzzle;

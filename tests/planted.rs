@@ -146,3 +146,30 @@ fn configurations_agree_on_larger_boards() {
     );
     assert!(boards >= 40);
 }
+
+#[test]
+fn varisat_agrees_with_native_on_planted_boards() {
+    use dominofit::backend::sat::Sat;
+    use dominofit::encode::Encoding;
+    let mut boards = 0;
+    for (rows, cols) in [(6, 6), (7, 8), (8, 8)] {
+        for index in 0..6 {
+            let (instance, _) = planted(rows, cols, 5, index).unwrap();
+            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            if reference.len() > 2000 {
+                continue;
+            }
+            let encoding = Encoding::ALL[(index as usize) % 4];
+            for families in [Families::All, Families::Raw] {
+                let got = all_solutions(&instance, &Sat::varisat(encoding), families);
+                assert_eq!(
+                    got, reference,
+                    "{} {encoding:?} {families:?}",
+                    instance.name
+                );
+            }
+            boards += 1;
+        }
+    }
+    assert!(boards >= 12, "{boards}");
+}

@@ -6,6 +6,7 @@
 //! evidence does not support.
 
 pub mod native;
+pub mod sat;
 
 use std::time::{Duration, Instant};
 
@@ -380,16 +381,41 @@ pub fn count(
     })
 }
 
+/// Choices that some backends take.
+#[derive(Debug, Clone, Copy)]
+pub struct BackendOptions {
+    /// Cardinality encoding of quota groups for the SAT backends.
+    pub encoding: crate::encode::Encoding,
+}
+
+impl Default for BackendOptions {
+    fn default() -> Self {
+        BackendOptions {
+            encoding: crate::encode::Encoding::Totalizer,
+        }
+    }
+}
+
 /// Every backend built into this binary, by name.
-pub fn builtin(name: &str) -> Option<Box<dyn Backend>> {
+pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
     match name {
         "native" => Some(Box::new(native::Native::default())),
+        "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
         _ => None,
     }
 }
 
-/// Names of the built-in backends, for `--help` and `dominofit backends`.
-pub const BUILTIN: &[&str] = &["native"];
+/// The built-in backends: name and what each reads, for `dominofit backends`.
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "native",
+        "the model's quota families (propagation and search)",
+    ),
+    (
+        "varisat",
+        "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

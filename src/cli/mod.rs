@@ -12,7 +12,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::backend::{self, Backend, BackendOptions, Request, Status};
+use dominofit::encode::Encoding;
+use dominofit::lower::{cnf, dimacs, opb};
 use dominofit::model::{self, Families};
 use dominofit::puzzle::generate::planted;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -76,6 +78,9 @@ struct Common {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Cardinality encoding of quota groups for the SAT backends.
+    #[arg(long, value_enum, default_value = "totalizer")]
+    encoding: Encoding,
 }
 
 #[derive(Debug, Args)]
@@ -109,12 +114,18 @@ struct VerifyArgs {
 enum EmitFormat {
     /// The intermediate model: placements, covers, quota groups, raw clue sums.
     ModelJson,
+    /// DIMACS CNF with `c var` lines and the `c p show` projection over the placements.
+    Dimacs,
+    /// Pseudo-Boolean competition format: every constraint a linear equality.
+    Opb,
 }
 
 impl EmitFormat {
     fn extension(self) -> &'static str {
         match self {
             EmitFormat::ModelJson => "model.json",
+            EmitFormat::Dimacs => "cnf",
+            EmitFormat::Opb => "opb",
         }
     }
 }
@@ -133,6 +144,9 @@ struct EmitArgs {
     /// Constraint families to compile.
     #[arg(long, value_enum, default_value = "all")]
     families: Families,
+    /// Cardinality encoding of quota groups (DIMACS only).
+    #[arg(long, value_enum, default_value = "totalizer")]
+    encoding: Encoding,
 }
 
 #[derive(Debug, Args)]
@@ -197,11 +211,12 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     }
 }
 
-fn backend_named(name: &str) -> Result<Box<dyn Backend>> {
-    backend::builtin(name).ok_or_else(|| {
+fn backend_named(name: &str, encoding: Encoding) -> Result<Box<dyn Backend>> {
+    backend::builtin(name, &BackendOptions { encoding }).ok_or_else(|| {
+        let names: Vec<&str> = backend::BUILTIN.iter().map(|(n, _)| *n).collect();
         UsageError(format!(
             "unknown backend `{name}`; available: {} (see `dominofit backends`)",
-            backend::BUILTIN.join(", ")
+            names.join(", ")
         ))
         .into()
     })
@@ -238,7 +253,7 @@ impl Progress {
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
     let common = &args.common;
-    let backend = backend_named(&common.backend)?;
+    let backend = backend_named(&common.backend, common.encoding)?;
     let instances = read_instances(&common.file)?;
     let request = Request {
         limit: args.limit,
@@ -273,7 +288,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
 
 fn count(args: CountArgs) -> Result<ExitCode> {
     let common = &args.common;
-    let backend = backend_named(&common.backend)?;
+    let backend = backend_named(&common.backend, common.encoding)?;
     let instances = read_instances(&common.file)?;
     let request = Request {
         limit: 0,
@@ -347,10 +362,17 @@ fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
     })
 }
 
-fn emit_one(instance: &Instance, args: &EmitArgs) -> String {
-    match args.to {
-        EmitFormat::ModelJson => model::compile(instance, args.families).to_json_dump(),
-    }
+fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
+    let model = model::compile(instance, args.families);
+    Ok(match args.to {
+        EmitFormat::ModelJson => model.to_json_dump(),
+        EmitFormat::Dimacs => {
+            let lowered = cnf::lower(&model, args.encoding)
+                .with_context(|| format!("instance `{}`", instance.name))?;
+            dimacs::write(&model, &lowered)
+        }
+        EmitFormat::Opb => opb::write(&model),
+    })
 }
 
 fn emit(args: EmitArgs) -> Result<ExitCode> {
@@ -359,11 +381,11 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
         (None, _) => {
             let mut stdout = std::io::stdout().lock();
             for instance in &instances {
-                stdout.write_all(emit_one(instance, &args).as_bytes())?;
+                stdout.write_all(emit_one(instance, &args)?.as_bytes())?;
             }
         }
         (Some(path), [instance]) if !path.is_dir() => {
-            write_atomically(path, &emit_one(instance, &args))?;
+            write_atomically(path, &emit_one(instance, &args)?)?;
         }
         (Some(dir), _) => {
             std::fs::create_dir_all(dir)
@@ -374,7 +396,7 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
                     safe_name(&instance.name),
                     args.to.extension()
                 ));
-                write_atomically(&file, &emit_one(instance, &args))?;
+                write_atomically(&file, &emit_one(instance, &args)?)?;
             }
         }
     }
@@ -427,12 +449,18 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
 }
 
 fn backends() -> Result<ExitCode> {
-    println!("{:<10} {:<10} {:<10} reads", "name", "kind", "status");
-    for name in backend::BUILTIN {
-        println!(
-            "{name:<10} {:<10} {:<10} the model's quota families",
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{:<10} {:<10} {:<10} reads",
+        "name", "kind", "status"
+    )?;
+    for (name, reads) in backend::BUILTIN {
+        writeln!(
+            stdout,
+            "{name:<10} {:<10} {:<10} {reads}",
             "built-in", "available"
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::model::Families;
 use dominofit::puzzle::{Instance, Solution};
 
 /// Every tiling of the open cells of a board by dominoes, ignoring clues. The first
@@ -205,4 +207,50 @@ pub fn extended_cases(samples_4x4: usize, samples_4x5: usize) -> Vec<Case> {
         }
     }
     out
+}
+
+/// Runs one case at limits 0, 1 and 2 and checks each answer against the expected set.
+/// Returns the number of comparisons made.
+pub fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
+    let name = format!(
+        "{}x{} blocked {:?} clues {:?}/{:?} ({:?})",
+        case.instance.rows,
+        case.instance.cols,
+        case.instance.blocked,
+        case.instance.row_clues,
+        case.instance.col_clues,
+        families
+    );
+    let request = |limit| Request {
+        limit,
+        timeout: None,
+        families: Some(families),
+    };
+    let all = backend::run(&case.instance, backend, &request(0)).expect(&name);
+    let mut got = all.solutions.clone();
+    got.sort();
+    assert_eq!(got, case.expected, "complete solution set, {name}");
+    assert!(all.complete, "{name}");
+    let expected_status = match case.expected.len() {
+        0 => Status::Unsat,
+        1 => Status::Unique,
+        _ => Status::Multiple,
+    };
+    assert_eq!(all.status, expected_status, "{name}");
+
+    let first = backend::run(&case.instance, backend, &request(1)).expect(&name);
+    if case.expected.is_empty() {
+        assert_eq!(first.status, Status::Unsat, "{name}");
+    } else {
+        assert_eq!(first.status, Status::Sat, "{name}");
+        assert!(case.expected.contains(&first.solutions[0]), "{name}");
+    }
+
+    let two = backend::run(&case.instance, backend, &request(2)).expect(&name);
+    assert_eq!(two.status, expected_status, "limit 2, {name}");
+    assert!(
+        two.solutions.iter().all(|s| case.expected.contains(s)),
+        "{name}"
+    );
+    3
 }

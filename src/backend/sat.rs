@@ -1,0 +1,186 @@
+//! SAT backends: the CNF lowering solved in-process, more solutions by blocking clauses
+//! over the placement variables only (so auxiliary variables of an encoding can never
+//! multiply the count), all in one incremental solver.
+//!
+//! varisat, the pure-Rust default, has no way to interrupt a running `solve()` (no
+//! terminate callback, no conflict limit; upstream issue jix/varisat#111). It therefore
+//! runs in a worker thread: at the deadline dominofit stops waiting and reports
+//! `unknown`, and the abandoned worker stops at the end of its current `solve()` call,
+//! which may keep one core busy for a while after the answer is printed.
+
+use std::sync::mpsc;
+use std::time::Instant;
+
+use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use crate::encode::{Encoding, Lit};
+use crate::lower::cnf::{self, LoweredCnf};
+use crate::model::{Families, Model, PlacementId};
+
+/// The in-process SAT solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Varisat,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Varisat => "varisat",
+        }
+    }
+}
+
+/// A SAT backend: an engine and the cardinality encoding of quota groups.
+#[derive(Debug, Clone, Copy)]
+pub struct Sat {
+    pub engine: Engine,
+    pub encoding: Encoding,
+}
+
+impl Sat {
+    pub fn varisat(encoding: Encoding) -> Sat {
+        Sat {
+            engine: Engine::Varisat,
+            encoding,
+        }
+    }
+}
+
+/// What the worker tells the waiting side.
+enum Report {
+    Found(Vec<PlacementId>),
+    Exhausted,
+    Failed(String),
+}
+
+impl Backend for Sat {
+    fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    fn default_families(&self) -> Families {
+        Families::All
+    }
+
+    fn solve(
+        &self,
+        model: &Model,
+        _limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        let lowered = cnf::lower(model, self.encoding).map_err(|e| BackendError::Unsupported {
+            backend: self.name().to_string(),
+            reason: e.to_string(),
+        })?;
+        let counters = Counters {
+            vars: Some(lowered.vars as u64),
+            clauses: Some(lowered.cnf.len() as u64),
+            ..Counters::default()
+        };
+        let (report_tx, report_rx) = mpsc::channel::<Report>();
+        let (reply_tx, reply_rx) = mpsc::channel::<Control>();
+        let spawned = std::thread::Builder::new()
+            .name("varisat".to_string())
+            .spawn(move || varisat_worker(lowered, report_tx, reply_rx));
+        if let Err(e) = spawned {
+            return Err(BackendError::Failed {
+                backend: self.name().to_string(),
+                message: format!("cannot start the solver thread: {e}"),
+            });
+        }
+        let ending = loop {
+            let report = match budget.deadline {
+                None => report_rx.recv().map_err(|_| None),
+                Some(deadline) => {
+                    let wait = deadline.saturating_duration_since(Instant::now());
+                    report_rx.recv_timeout(wait).map_err(|e| match e {
+                        mpsc::RecvTimeoutError::Timeout => Some(()),
+                        mpsc::RecvTimeoutError::Disconnected => None,
+                    })
+                }
+            };
+            match report {
+                Ok(Report::Found(ids)) => {
+                    let control = sink(&ids);
+                    // A worker that is gone has nothing more to say; the next receive
+                    // reports it.
+                    let _ = reply_tx.send(control);
+                    if control == Control::Stop {
+                        break Ending::Stopped;
+                    }
+                }
+                Ok(Report::Exhausted) => break Ending::Exhausted,
+                Ok(Report::Failed(message)) => {
+                    return Err(BackendError::Failed {
+                        backend: self.name().to_string(),
+                        message,
+                    });
+                }
+                Err(Some(())) => break Ending::Timeout,
+                Err(None) => {
+                    return Err(BackendError::Failed {
+                        backend: self.name().to_string(),
+                        message: "the solver thread stopped without an answer".to_string(),
+                    });
+                }
+            }
+        };
+        Ok(Outcome { ending, counters })
+    }
+}
+
+fn varisat_lit(lit: Lit) -> varisat::Lit {
+    varisat::Lit::from_dimacs(lit as isize)
+}
+
+/// Runs in its own thread: solve, report, block, repeat, until told to stop, the
+/// formula is exhausted, or the waiting side has gone away.
+fn varisat_worker(
+    lowered: LoweredCnf,
+    report: mpsc::Sender<Report>,
+    reply: mpsc::Receiver<Control>,
+) {
+    use varisat::ExtendFormula;
+    let mut solver = varisat::Solver::new();
+    let mut clause: Vec<varisat::Lit> = Vec::new();
+    for c in lowered.cnf.clauses() {
+        clause.clear();
+        clause.extend(c.iter().map(|&l| varisat_lit(l)));
+        solver.add_clause(&clause);
+    }
+    loop {
+        match solver.solve() {
+            Ok(true) => {
+                let Some(model) = solver.model() else {
+                    let _ = report.send(Report::Failed("satisfiable but no model".to_string()));
+                    return;
+                };
+                let chosen: Vec<PlacementId> = model
+                    .iter()
+                    .filter(|l| l.is_positive() && l.var().index() < lowered.placements as usize)
+                    .map(|l| l.var().index() as PlacementId)
+                    .collect();
+                let blocking: Vec<varisat::Lit> = chosen
+                    .iter()
+                    .map(|&p| varisat_lit(-(p as Lit + 1)))
+                    .collect();
+                if report.send(Report::Found(chosen)).is_err() {
+                    return;
+                }
+                match reply.recv() {
+                    Ok(Control::Continue) => solver.add_clause(&blocking),
+                    _ => return,
+                }
+            }
+            Ok(false) => {
+                let _ = report.send(Report::Exhausted);
+                return;
+            }
+            Err(e) => {
+                let _ = report.send(Report::Failed(e.to_string()));
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Lowerings of the model into solver input formats.
+//!
+//! Every lowering numbers the placements first, in model order (placement `i` is
+//! variable `i + 1`), so any solver's model decodes the same way.
+
+pub mod cnf;
+pub mod dimacs;
+pub mod opb;
