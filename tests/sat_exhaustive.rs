@@ -48,3 +48,17 @@ fn varisat_matches_brute_force_beyond_the_paper() {
         cases.len()
     );
 }
+
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_matches_brute_force_on_the_paper_domain() {
+    let mut comparisons = 0;
+    for case in &paper_cases() {
+        for encoding in Encoding::ALL {
+            for families in FAMILIES {
+                comparisons += check(case, &Sat::cadical(encoding), families);
+            }
+        }
+    }
+    println!("cadical, paper domain: {comparisons} comparisons");
+}

@@ -401,6 +401,8 @@ pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>>
     match name {
         "native" => Some(Box::new(native::Native::default())),
         "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
+        #[cfg(feature = "cadical")]
+        "cadical" => Some(Box::new(sat::Sat::cadical(options.encoding))),
         _ => None,
     }
 }

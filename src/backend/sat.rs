@@ -20,12 +20,18 @@ use crate::model::{Families, Model, PlacementId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
     Varisat,
+    /// CaDiCaL through rustsat (Cargo feature `cadical`): interruptible, so the deadline
+    /// stops the solver itself.
+    #[cfg(feature = "cadical")]
+    Cadical,
 }
 
 impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Varisat => "varisat",
+            #[cfg(feature = "cadical")]
+            Engine::Cadical => "cadical",
         }
     }
 }
@@ -41,6 +47,14 @@ impl Sat {
     pub fn varisat(encoding: Encoding) -> Sat {
         Sat {
             engine: Engine::Varisat,
+            encoding,
+        }
+    }
+
+    #[cfg(feature = "cadical")]
+    pub fn cadical(encoding: Encoding) -> Sat {
+        Sat {
+            engine: Engine::Cadical,
             encoding,
         }
     }
@@ -78,6 +92,15 @@ impl Backend for Sat {
             clauses: Some(lowered.cnf.len() as u64),
             ..Counters::default()
         };
+        #[cfg(feature = "cadical")]
+        if self.engine == Engine::Cadical {
+            let ending =
+                cadical::solve(&lowered, budget, sink).map_err(|message| BackendError::Failed {
+                    backend: self.name().to_string(),
+                    message,
+                })?;
+            return Ok(Outcome { ending, counters });
+        }
         let (report_tx, report_rx) = mpsc::channel::<Report>();
         let (reply_tx, reply_rx) = mpsc::channel::<Control>();
         let spawned = std::thread::Builder::new()
@@ -180,6 +203,69 @@ fn varisat_worker(
             Err(e) => {
                 let _ = report.send(Report::Failed(e.to_string()));
                 return;
+            }
+        }
+    }
+}
+
+#[cfg(feature = "cadical")]
+mod cadical {
+    //! CaDiCaL in the calling thread, stopped by a terminator at the deadline.
+
+    use std::time::Instant;
+
+    use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+    use rustsat::types::{Lit, TernaryVal};
+
+    use crate::backend::{Budget, Control, Ending};
+    use crate::lower::cnf::LoweredCnf;
+    use crate::model::PlacementId;
+
+    pub fn solve(
+        lowered: &LoweredCnf,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Ending, String> {
+        let mut solver = rustsat_cadical::CaDiCaL::default();
+        let mut clause: Vec<Lit> = Vec::new();
+        for c in lowered.cnf.clauses() {
+            clause.clear();
+            for &l in c {
+                clause.push(Lit::from_ipasir(l).map_err(|e| e.to_string())?);
+            }
+            solver.add_clause_ref(&clause).map_err(|e| e.to_string())?;
+        }
+        if let Some(deadline) = budget.deadline {
+            solver.attach_terminator(move || {
+                if Instant::now() >= deadline {
+                    ControlSignal::Terminate
+                } else {
+                    ControlSignal::Continue
+                }
+            });
+        }
+        loop {
+            match solver.solve().map_err(|e| e.to_string())? {
+                SolverResult::Sat => {
+                    let mut chosen: Vec<PlacementId> = Vec::new();
+                    for p in 0..lowered.placements {
+                        let value = solver
+                            .lit_val(Lit::positive(p))
+                            .map_err(|e| e.to_string())?;
+                        if value == TernaryVal::True {
+                            chosen.push(p);
+                        }
+                    }
+                    if sink(&chosen) == Control::Stop {
+                        return Ok(Ending::Stopped);
+                    }
+                    let blocking: Vec<Lit> = chosen.iter().map(|&p| Lit::negative(p)).collect();
+                    solver
+                        .add_clause_ref(&blocking)
+                        .map_err(|e| e.to_string())?;
+                }
+                SolverResult::Unsat => return Ok(Ending::Exhausted),
+                SolverResult::Interrupted => return Ok(Ending::Timeout),
             }
         }
     }
