@@ -2,8 +2,10 @@
 # Installs what the build and tests need on a fresh machine. Idempotent.
 #
 # The default build needs only a Rust toolchain with rustfmt and clippy. The optional
-# Cargo feature `cadical` (in-process CaDiCaL) needs Debian's libclang-dev for bindgen;
-# CI builds and tests that feature too.
+# Cargo features need Debian packages, which CI installs to build and test them too:
+#   cadical   libclang-dev (bindgen)
+#   highs     cmake, libclang-dev
+#   coin-cbc  coinor-libcbc-dev
 set -euo pipefail
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -16,11 +18,16 @@ fi
 cargo fmt --version >/dev/null
 cargo clippy --version >/dev/null
 
-if ! dpkg -s libclang-dev >/dev/null 2>&1; then
+build_packages=(libclang-dev cmake coinor-libcbc-dev)
+missing=()
+for p in "${build_packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libclang-dev >/dev/null
-    echo "ci-setup: installed libclang-dev"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    echo "ci-setup: installed ${missing[*]}"
 fi
 cargo fetch --locked

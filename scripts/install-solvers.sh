@@ -3,7 +3,7 @@
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cadical)
+packages=(cadical coinor-cbc glpk-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -173,3 +173,24 @@ fn varisat_agrees_with_native_on_planted_boards() {
     }
     assert!(boards >= 12, "{boards}");
 }
+
+#[test]
+fn microlp_agrees_with_native_on_planted_boards() {
+    use dominofit::backend::ilp::Ilp;
+    let mut boards = 0;
+    for (rows, cols) in [(6, 6), (7, 8)] {
+        for index in 0..4 {
+            let (instance, _) = planted(rows, cols, 5, index).unwrap();
+            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            if reference.len() > 200 {
+                continue;
+            }
+            for families in [Families::All, Families::Raw] {
+                let got = all_solutions(&instance, &Ilp::MICROLP, families);
+                assert_eq!(got, reference, "{} {families:?}", instance.name);
+            }
+            boards += 1;
+        }
+    }
+    assert!(boards >= 4, "{boards}");
+}

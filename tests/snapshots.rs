@@ -75,3 +75,21 @@ fn opb() {
         }
     }
 }
+
+#[test]
+fn lp_per_family() {
+    for board in ["6x6", "7x7", "8x8"] {
+        for families in [
+            Families::Minimal,
+            Families::All,
+            Families::Colour,
+            Families::Raw,
+        ] {
+            let model = compile(&observed(board), families);
+            snapshot!(
+                format!("lp-{board}-{}", families.name()),
+                dominofit::lower::lp::write(&model)
+            );
+        }
+    }
+}

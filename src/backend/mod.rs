@@ -5,6 +5,7 @@
 //! FORMAT.md status table live here, once, so that no backend can report a status its
 //! evidence does not support.
 
+pub mod ilp;
 pub mod native;
 pub mod sat;
 
@@ -76,6 +77,9 @@ pub struct Counters {
     pub repeat: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clauses: Option<u64>,
+    /// Linear constraints of an integer program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraints: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
 }
@@ -401,6 +405,15 @@ pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>>
     match name {
         "native" => Some(Box::new(native::Native::default())),
         "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
+        "microlp" => Some(Box::new(ilp::Ilp::MICROLP)),
+        #[cfg(feature = "highs")]
+        "highs" => Some(Box::new(ilp::Ilp {
+            solver: ilp::IlpSolver::Highs,
+        })),
+        #[cfg(feature = "coin-cbc")]
+        "coin-cbc" => Some(Box::new(ilp::Ilp {
+            solver: ilp::IlpSolver::CoinCbc,
+        })),
         #[cfg(feature = "cadical")]
         "cadical" => Some(Box::new(sat::Sat::cadical(options.encoding))),
         _ => None,

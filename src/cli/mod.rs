@@ -14,7 +14,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use dominofit::backend::{self, Backend, BackendOptions, Request, Status};
 use dominofit::encode::Encoding;
-use dominofit::lower::{cnf, dimacs, opb};
+use dominofit::lower::{cnf, dimacs, lp, opb};
 use dominofit::model::{self, Families};
 use dominofit::puzzle::generate::planted;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -118,6 +118,8 @@ enum EmitFormat {
     Dimacs,
     /// Pseudo-Boolean competition format: every constraint a linear equality.
     Opb,
+    /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
+    Lp,
 }
 
 impl EmitFormat {
@@ -126,6 +128,7 @@ impl EmitFormat {
             EmitFormat::ModelJson => "model.json",
             EmitFormat::Dimacs => "cnf",
             EmitFormat::Opb => "opb",
+            EmitFormat::Lp => "lp",
         }
     }
 }
@@ -372,6 +375,7 @@ fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
             dimacs::write(&model, &lowered)
         }
         EmitFormat::Opb => opb::write(&model),
+        EmitFormat::Lp => lp::write(&model),
     })
 }
 

@@ -5,4 +5,5 @@
 
 pub mod cnf;
 pub mod dimacs;
+pub mod lp;
 pub mod opb;
