@@ -19,7 +19,9 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "dominofit")
+# DOMINOFIT_BIN runs a copy of the binary, so that rebuilding during a long run
+# cannot change the program under measurement.
+BIN = os.environ.get("DOMINOFIT_BIN", os.path.join(ROOT, "target", "release", "dominofit"))
 ENCODINGS = ["pairwise", "sequential", "totalizer", "sorting-network"]
 
 
@@ -56,12 +58,16 @@ def main():
     build = ["cargo", "build", "--release", "--quiet"]
     if args.features:
         build += ["--features", args.features]
-    subprocess.run(build, cwd=ROOT, check=True)
+    if "DOMINOFIT_BIN" not in os.environ:
+        subprocess.run(build, cwd=ROOT, check=True)
 
     backends = [("native", None)] + [("varisat", e) for e in ENCODINGS]
     if "cadical" in args.features:
         backends += [("cadical", e) for e in ENCODINGS]
     backends += [("microlp", None)]
+    for feature, name in (("highs", "highs"), ("coin-cbc", "coin-cbc")):
+        if feature in args.features:
+            backends += [(name, None)]
 
     observed = []
     for name in ["6x6", "7x7", "8x8"]:

@@ -20,7 +20,9 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "dominofit")
+# DOMINOFIT_BIN runs a copy of the binary, so that rebuilding during a long run
+# cannot change the program under measurement.
+BIN = os.environ.get("DOMINOFIT_BIN", os.path.join(ROOT, "target", "release", "dominofit"))
 
 
 def run(args, stdin=None):
@@ -55,7 +57,8 @@ def main():
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    if "DOMINOFIT_BIN" not in os.environ:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     cpu = "unknown cpu"
     try:
         with open("/proc/cpuinfo") as f:
