@@ -63,7 +63,7 @@ def main():
 
     backends = [("native", None)] + [("varisat", e) for e in ENCODINGS]
     if "cadical" in args.features:
-        backends += [("cadical", e) for e in ENCODINGS]
+        backends += [("cadical-lib", e) for e in ENCODINGS]
     backends += [("microlp", None)]
     for feature, name in (("highs", "highs"), ("coin-cbc", "coin-cbc")):
         if feature in args.features:

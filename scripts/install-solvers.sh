@@ -3,17 +3,31 @@
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cadical coinor-cbc glpk-utils)
+packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-solvers: all present (${packages[*]})"
-    exit 0
-fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-echo "install-solvers: installed ${missing[*]}"
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-solvers: Debian packages present (${packages[*]})"
+else
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    echo "install-solvers: installed ${missing[*]}"
+fi
+
+# Debian has no kissat; the PyPI package passagemath-kissat ships a standalone binary.
+if ! command -v kissat >/dev/null 2>&1; then
+    python3 -m pip install --quiet --disable-pip-version-check passagemath-kissat
+    binary=$(python3 -m pip show -f passagemath-kissat \
+        | awk '/^Location:/ {loc=$2} /sage_wheels\/bin\/kissat$/ {print loc "/" $1}')
+    if [ -z "$binary" ] || [ ! -f "$binary" ]; then
+        echo "install-solvers: passagemath-kissat installed but its kissat binary was not found" >&2
+        exit 1
+    fi
+    chmod +x "$binary"
+    $sudo ln -sf "$binary" /usr/local/bin/kissat
+    echo "install-solvers: installed kissat ($binary)"
+fi

@@ -93,3 +93,18 @@ fn lp_per_family() {
         }
     }
 }
+
+#[test]
+fn mcc_exact_cover() {
+    for board in ["6x6", "7x7", "8x8"] {
+        for families in [Families::All, Families::Colour] {
+            let model = compile(&observed(board), families);
+            snapshot!(
+                format!("mcc-{board}-{}", families.name()),
+                dominofit::lower::mcc::write(&model).unwrap()
+            );
+        }
+    }
+    let raw = compile(&observed("8x8"), Families::Raw);
+    assert!(dominofit::lower::mcc::write(&raw).is_err());
+}

@@ -5,6 +5,7 @@
 //! FORMAT.md status table live here, once, so that no backend can report a status its
 //! evidence does not support.
 
+pub mod external;
 pub mod ilp;
 pub mod native;
 pub mod sat;
@@ -415,9 +416,29 @@ pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>>
             solver: ilp::IlpSolver::CoinCbc,
         })),
         #[cfg(feature = "cadical")]
-        "cadical" => Some(Box::new(sat::Sat::cadical(options.encoding))),
+        "cadical-lib" => Some(Box::new(sat::Sat::cadical(options.encoding))),
         _ => None,
     }
+}
+
+/// A backend by name: a built-in one, or an external program with a descriptor.
+///
+/// # Errors
+/// A descriptor that does not parse (the name is then unknown either way).
+pub fn by_name(
+    name: &str,
+    options: &BackendOptions,
+) -> Result<Option<Box<dyn Backend>>, external::DescriptorError> {
+    if let Some(b) = builtin(name, options) {
+        return Ok(Some(b));
+    }
+    let descriptors = external::descriptors()?;
+    Ok(descriptors.get(name).map(|d| {
+        Box::new(external::External {
+            descriptor: d.clone(),
+            encoding: options.encoding,
+        }) as Box<dyn Backend>
+    }))
 }
 
 /// The built-in backends: name and what each reads, for `dominofit backends`.
@@ -429,6 +450,25 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "varisat",
         "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
+    ),
+    #[cfg(feature = "cadical")]
+    (
+        "cadical-lib",
+        "CNF with the chosen cardinality encoding (CaDiCaL, in-process)",
+    ),
+    (
+        "microlp",
+        "the model as a 0/1 integer program (good_lp with microlp, pure Rust)",
+    ),
+    #[cfg(feature = "highs")]
+    (
+        "highs",
+        "the model as a 0/1 integer program (good_lp with HiGHS, in-process)",
+    ),
+    #[cfg(feature = "coin-cbc")]
+    (
+        "coin-cbc",
+        "the model as a 0/1 integer program (good_lp with CBC, in-process)",
     ),
 ];
 

@@ -31,7 +31,7 @@ impl Engine {
         match self {
             Engine::Varisat => "varisat",
             #[cfg(feature = "cadical")]
-            Engine::Cadical => "cadical",
+            Engine::Cadical => "cadical-lib",
         }
     }
 }

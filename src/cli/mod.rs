@@ -12,9 +12,9 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use dominofit::backend::{self, Backend, BackendOptions, Request, Status};
+use dominofit::backend::{self, Backend, BackendOptions, Request, Status, external};
 use dominofit::encode::Encoding;
-use dominofit::lower::{cnf, dimacs, lp, opb};
+use dominofit::lower::{cnf, dimacs, lp, mcc, opb};
 use dominofit::model::{self, Families};
 use dominofit::puzzle::generate::planted;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -120,6 +120,8 @@ enum EmitFormat {
     Opb,
     /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
     Lp,
+    /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
+    Mcc,
 }
 
 impl EmitFormat {
@@ -129,6 +131,7 @@ impl EmitFormat {
             EmitFormat::Dimacs => "cnf",
             EmitFormat::Opb => "opb",
             EmitFormat::Lp => "lp",
+            EmitFormat::Mcc => "dlx",
         }
     }
 }
@@ -215,14 +218,19 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 }
 
 fn backend_named(name: &str, encoding: Encoding) -> Result<Box<dyn Backend>> {
-    backend::builtin(name, &BackendOptions { encoding }).ok_or_else(|| {
-        let names: Vec<&str> = backend::BUILTIN.iter().map(|(n, _)| *n).collect();
-        UsageError(format!(
-            "unknown backend `{name}`; available: {} (see `dominofit backends`)",
-            names.join(", ")
-        ))
-        .into()
-    })
+    if let Some(b) = backend::by_name(name, &BackendOptions { encoding })? {
+        return Ok(b);
+    }
+    let mut names: Vec<String> = backend::BUILTIN
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    names.extend(external::descriptors()?.into_keys());
+    Err(UsageError(format!(
+        "unknown backend `{name}`; available: {} (see `dominofit backends`)",
+        names.join(", ")
+    ))
+    .into())
 }
 
 /// A one-line progress indicator on stderr for workloads, shown only on a terminal so
@@ -376,6 +384,9 @@ fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
         }
         EmitFormat::Opb => opb::write(&model),
         EmitFormat::Lp => lp::write(&model),
+        EmitFormat::Mcc => {
+            mcc::write(&model).with_context(|| format!("instance `{}`", instance.name))?
+        }
     })
 }
 
@@ -456,14 +467,45 @@ fn backends() -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "{:<10} {:<10} {:<10} reads",
+        "{:<15} {:<9} {:<36} reads",
         "name", "kind", "status"
     )?;
     for (name, reads) in backend::BUILTIN {
         writeln!(
             stdout,
-            "{name:<10} {:<10} {:<10} {reads}",
+            "{name:<15} {:<9} {:<36} {reads}",
             "built-in", "available"
+        )?;
+    }
+    for (name, descriptor) in external::descriptors()? {
+        let status = match external::probe(&descriptor) {
+            Ok(version) if version.is_empty() => "found".to_string(),
+            Ok(version) => {
+                let short: String = version.chars().take(28).collect();
+                format!("found: {short}")
+            }
+            Err(why) => format!("missing ({why})"),
+        };
+        writeln!(
+            stdout,
+            "{name:<15} {:<9} {status:<36} {}: {}",
+            "external",
+            descriptor.reads.name(),
+            descriptor.about
+        )?;
+    }
+    if let Some(dir) = external::user_dir() {
+        writeln!(
+            stdout,
+            "\nuser descriptors from {} ({})",
+            dir.display(),
+            external::USER_DIR_VAR
+        )?;
+    } else {
+        writeln!(
+            stdout,
+            "\nmore external programs: put descriptors (*.toml, see backends/) in a directory named by {}",
+            external::USER_DIR_VAR
         )?;
     }
     Ok(ExitCode::SUCCESS)

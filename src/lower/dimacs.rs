@@ -9,6 +9,12 @@ use crate::model::Model;
 /// The whole file. Comments come before the `p cnf` header, where every reader accepts
 /// them. Deterministic: the same model and encoding give the same bytes.
 pub fn write(model: &Model, lowered: &LoweredCnf) -> String {
+    write_blocking(model, lowered, &[])
+}
+
+/// The file with one more clause per tiling in `blocked`, excluding it (for
+/// enumerating solutions with a solver that runs once per file).
+pub fn write_blocking(model: &Model, lowered: &LoweredCnf, blocked: &[Vec<u32>]) -> String {
     let mut out = String::with_capacity(lowered.cnf.len() * 12 + model.placements.len() * 16);
     let _ = writeln!(
         out,
@@ -44,10 +50,21 @@ pub fn write(model: &Model, lowered: &LoweredCnf) -> String {
         let _ = write!(out, " {k}");
     }
     out.push_str(" 0\n");
-    let _ = writeln!(out, "p cnf {} {}", lowered.vars, lowered.cnf.len());
+    let _ = writeln!(
+        out,
+        "p cnf {} {}",
+        lowered.vars,
+        lowered.cnf.len() + blocked.len()
+    );
     for clause in lowered.cnf.clauses() {
         for lit in clause {
             let _ = write!(out, "{lit} ");
+        }
+        out.push_str("0\n");
+    }
+    for tiling in blocked {
+        for &p in tiling {
+            let _ = write!(out, "-{} ", p + 1);
         }
         out.push_str("0\n");
     }

@@ -62,6 +62,12 @@ pub fn equalities(model: &Model) -> Vec<LinearEquality> {
 
 /// The whole file, deterministic.
 pub fn write(model: &Model) -> String {
+    write_cuts(model, &[])
+}
+
+/// The file with one no-good cut per tiling in `blocked` (`Σ_{x∈S} x ≤ |S| − 1`), for
+/// enumerating solutions with a solver that runs once per file.
+pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -103,6 +109,20 @@ pub fn write(model: &Model) -> String {
             }
         }
         let _ = writeln!(out, " = {rhs}");
+    }
+    for (k, tiling) in blocked.iter().enumerate() {
+        let _ = write!(out, " nogood_{}:", k + 1);
+        if tiling.is_empty() {
+            let _ = write!(out, " 0 {zero}");
+        }
+        for (i, &p) in tiling.iter().enumerate() {
+            if i > 0 && i % TERMS_PER_LINE == 0 {
+                out.push_str("\n  ");
+            }
+            let sign = if i == 0 { "" } else { "+ " };
+            let _ = write!(out, " {sign}{}", names[p as usize]);
+        }
+        let _ = writeln!(out, " <= {}", tiling.len() as i64 - 1);
     }
     out.push_str("Bounds\n");
     let _ = writeln!(out, " {zero} = 0");

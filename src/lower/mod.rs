@@ -6,4 +6,5 @@
 pub mod cnf;
 pub mod dimacs;
 pub mod lp;
+pub mod mcc;
 pub mod opb;

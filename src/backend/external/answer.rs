@@ -1,0 +1,215 @@
+//! Reading the answers of external programs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::descriptor::{AnswerFormat, Descriptor};
+use super::runner::Run;
+use crate::model::PlacementId;
+
+/// What a program said.
+pub enum Verdict {
+    Solution(Vec<PlacementId>),
+    Unsatisfiable,
+    /// The program gave up (its own limit) without deciding.
+    Unknown,
+}
+
+fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().rev().take(3).collect();
+    lines.into_iter().rev().collect::<Vec<_>>().join(" | ")
+}
+
+/// Reads the verdict in the descriptor's format.
+///
+/// # Errors
+/// A crash, an exit status that is not a verdict, or an answer that does not parse; the
+/// message quotes the end of what the program printed.
+pub fn read(
+    descriptor: &Descriptor,
+    run: &Run,
+    output: &Path,
+    placements: usize,
+    names: &BTreeMap<String, PlacementId>,
+) -> Result<Verdict, String> {
+    let code = run.status.and_then(|s| s.code());
+    let crashed = || {
+        format!(
+            "exited with {} and no verdict; it printed: {}",
+            code.map_or("a signal".to_string(), |c| format!("status {c}")),
+            tail(if run.stderr.trim().is_empty() {
+                &run.stdout
+            } else {
+                &run.stderr
+            })
+        )
+    };
+    match descriptor.answer {
+        AnswerFormat::Competition => {
+            competition(&run.stdout, code, placements).ok_or_else(crashed)?
+        }
+        AnswerFormat::Minisat => {
+            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
+            minisat(&text, placements).ok_or_else(crashed)?
+        }
+        AnswerFormat::Cbc => {
+            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
+            cbc(&text, names)
+        }
+        AnswerFormat::Glpsol => {
+            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
+            glpsol(&text, names)
+        }
+    }
+}
+
+/// Positive literals among the placement variables, from a stream of signed integers
+/// ending in 0 (models may wrap over several lines).
+fn model_from(
+    tokens: impl Iterator<Item = String>,
+    placements: usize,
+) -> Result<Vec<PlacementId>, String> {
+    let mut chosen = Vec::new();
+    let mut closed = false;
+    for token in tokens {
+        let v: i64 = token
+            .parse()
+            .map_err(|_| format!("`{token}` is not a literal"))?;
+        if v == 0 {
+            closed = true;
+            break;
+        }
+        if v > 0 && (v as usize) <= placements {
+            chosen.push((v - 1) as PlacementId);
+        }
+    }
+    if !closed {
+        return Err("the model does not end with 0".to_string());
+    }
+    chosen.sort_unstable();
+    chosen.dedup();
+    Ok(chosen)
+}
+
+/// `None` when there is no verdict at all (the caller reports a crash).
+fn competition(
+    stdout: &str,
+    code: Option<i32>,
+    placements: usize,
+) -> Option<Result<Verdict, String>> {
+    let status = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("s "))
+        .map(str::trim);
+    match status {
+        Some("SATISFIABLE") => {
+            if code.is_some_and(|c| c != 10 && c != 0) {
+                return Some(Err(format!(
+                    "said SATISFIABLE but exited with status {}",
+                    code.unwrap_or(-1)
+                )));
+            }
+            let tokens = stdout
+                .lines()
+                .filter_map(|l| l.strip_prefix("v "))
+                .flat_map(|l| l.split_whitespace().map(str::to_string));
+            Some(model_from(tokens, placements).map(Verdict::Solution))
+        }
+        Some("UNSATISFIABLE") => {
+            if code.is_some_and(|c| c != 20 && c != 0) {
+                return Some(Err(format!(
+                    "said UNSATISFIABLE but exited with status {}",
+                    code.unwrap_or(-1)
+                )));
+            }
+            Some(Ok(Verdict::Unsatisfiable))
+        }
+        Some("UNKNOWN") | Some("INDETERMINATE") => Some(Ok(Verdict::Unknown)),
+        Some(other) => Some(Err(format!("unknown status line `s {other}`"))),
+        None => None,
+    }
+}
+
+fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, String>> {
+    let mut lines = text.lines();
+    match lines.next().map(str::trim) {
+        Some("SAT") => {
+            let tokens = lines.flat_map(|l| l.split_whitespace().map(str::to_string));
+            Some(model_from(tokens, placements).map(Verdict::Solution))
+        }
+        Some("UNSAT") => Some(Ok(Verdict::Unsatisfiable)),
+        Some("INDET") => Some(Ok(Verdict::Unknown)),
+        _ => None,
+    }
+}
+
+/// Values `name value` of the placement columns, looked up by name.
+fn named_solution<'a>(
+    rows: impl Iterator<Item = (&'a str, &'a str)>,
+    names: &BTreeMap<String, PlacementId>,
+) -> Result<Verdict, String> {
+    let mut chosen = Vec::new();
+    for (name, value) in rows {
+        let Some(&id) = names.get(name) else { continue };
+        let v: f64 = value
+            .parse()
+            .map_err(|_| format!("value `{value}` of {name} is not a number"))?;
+        if v > 0.5 {
+            chosen.push(id);
+        }
+    }
+    chosen.sort_unstable();
+    Ok(Verdict::Solution(chosen))
+}
+
+fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, String> {
+    let first = text.lines().next().unwrap_or("").trim();
+    if first.starts_with("Optimal") || first.starts_with("Stopped on time - objective value") {
+        let rows = text.lines().skip(1).filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 3).then(|| (f[1], f[2]))
+        });
+        named_solution(rows, names)
+    } else if first.starts_with("Infeasible") || first.starts_with("Integer infeasible") {
+        Ok(Verdict::Unsatisfiable)
+    } else if first.starts_with("Stopped") {
+        Ok(Verdict::Unknown)
+    } else {
+        Err(format!("unreadable solution file, first line `{first}`"))
+    }
+}
+
+fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, String> {
+    let status = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Status:"))
+        .map(str::trim)
+        .ok_or("no `Status:` line in the report")?;
+    match status {
+        "INTEGER OPTIMAL" | "INTEGER FEASIBLE" => {
+            let columns = text
+                .split("Column name")
+                .nth(1)
+                .ok_or("no column section in the report")?;
+            let rows = columns
+                .lines()
+                .skip(2)
+                .take_while(|l| !l.trim().is_empty())
+                .filter_map(|l| {
+                    let f: Vec<&str> = l.split_whitespace().collect();
+                    // `No. name [*] activity lower upper`: `*` marks integer columns.
+                    match f.as_slice() {
+                        [_, name, "*", value, ..] => Some((*name, *value)),
+                        [_, name, value, ..] => Some((*name, *value)),
+                        _ => None,
+                    }
+                });
+            named_solution(rows, names)
+        }
+        // EMPTY: no integer point; INFEASIBLE (FINAL): even the LP relaxation has none
+        // (glpsol stops before the integer phase).
+        "INTEGER EMPTY" | "INFEASIBLE (FINAL)" => Ok(Verdict::Unsatisfiable),
+        s if s.contains("UNDEFINED") || s.contains("INTERMEDIATE") => Ok(Verdict::Unknown),
+        other => Err(format!("unexpected status `{other}`")),
+    }
+}

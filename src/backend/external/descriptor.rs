@@ -1,0 +1,154 @@
+//! The descriptor file of an external program (TOML).
+//!
+//! ```toml
+//! name = "cadical"
+//! about = "CaDiCaL SAT solver (Debian package cadical)"
+//! reads = "dimacs"                      # or "lp"
+//! command = ["cadical", "-q", "{input}"]
+//! time_limit = ["-t", "{seconds}"]      # optional, inserted after the program name
+//! version = ["cadical", "--version"]    # optional
+//! answer = "competition"                # competition | minisat | cbc | glpsol
+//! ```
+//!
+//! Placeholders: `{input}` the model file, `{output}` a file for the answer, `{seconds}`
+//! the time left, in whole seconds rounded up.
+
+use serde::Deserialize;
+
+/// What the program reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputFormat {
+    Dimacs,
+    Lp,
+}
+
+impl InputFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            InputFormat::Dimacs => "cnf",
+            InputFormat::Lp => "lp",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Dimacs => "DIMACS CNF",
+            InputFormat::Lp => "CPLEX LP",
+        }
+    }
+}
+
+/// How to read the program's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerFormat {
+    /// SAT-competition `s` and `v` lines on standard output (exit 10/20).
+    Competition,
+    /// MiniSat's result file `{output}`: `SAT` and a model line, `UNSAT`, or `INDET`.
+    Minisat,
+    /// CBC's `solu` file `{output}`: a status line, then `index name value ...` rows.
+    Cbc,
+    /// glpsol's printable report `{output}` (`-o`): a `Status:` line and named columns.
+    Glpsol,
+}
+
+/// One external program.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Descriptor {
+    pub name: String,
+    #[serde(default)]
+    pub about: String,
+    pub reads: InputFormat,
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub time_limit: Vec<String>,
+    #[serde(default)]
+    pub version: Vec<String>,
+    pub answer: AnswerFormat,
+}
+
+/// A descriptor that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DescriptorError {
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+    #[error("{path}: cannot read: {message}")]
+    Io { path: String, message: String },
+}
+
+/// Names the built-in backends use; a descriptor may not take them.
+const RESERVED: &[&str] = &[
+    "native",
+    "varisat",
+    "cadical-lib",
+    "microlp",
+    "highs",
+    "coin-cbc",
+];
+
+impl Descriptor {
+    /// Parses and checks a descriptor.
+    ///
+    /// # Errors
+    /// Malformed TOML, unknown fields, or a descriptor that could never run.
+    pub fn parse(text: &str, path: &str) -> Result<Descriptor, DescriptorError> {
+        let invalid = |message: String| DescriptorError::Invalid {
+            path: path.to_string(),
+            message,
+        };
+        let d: Descriptor = toml::from_str(text).map_err(|e| invalid(e.message().to_string()))?;
+        if d.name.is_empty()
+            || !d
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            return Err(invalid(format!(
+                "`name` must be letters, digits, `-`, `_` or `.`, not {:?}",
+                d.name
+            )));
+        }
+        if RESERVED.contains(&d.name.as_str()) {
+            return Err(invalid(format!(
+                "`{}` is the name of a built-in backend",
+                d.name
+            )));
+        }
+        if d.command.is_empty() {
+            return Err(invalid("`command` is empty".to_string()));
+        }
+        if !d.command.iter().any(|a| a.contains("{input}")) {
+            return Err(invalid("`command` never mentions {input}".to_string()));
+        }
+        let needs_output = matches!(
+            d.answer,
+            AnswerFormat::Minisat | AnswerFormat::Cbc | AnswerFormat::Glpsol
+        );
+        if needs_output && !d.command.iter().any(|a| a.contains("{output}")) {
+            return Err(invalid(
+                "this answer format is read from {output}, which `command` never mentions"
+                    .to_string(),
+            ));
+        }
+        if !d.time_limit.is_empty() && !d.time_limit.iter().any(|a| a.contains("{seconds}")) {
+            return Err(invalid("`time_limit` never mentions {seconds}".to_string()));
+        }
+        let fits = matches!(
+            (d.reads, d.answer),
+            (
+                InputFormat::Dimacs,
+                AnswerFormat::Competition | AnswerFormat::Minisat
+            ) | (InputFormat::Lp, AnswerFormat::Cbc | AnswerFormat::Glpsol)
+        );
+        if !fits {
+            return Err(invalid(format!(
+                "answer format {:?} does not go with input {:?}",
+                d.answer, d.reads
+            )));
+        }
+        Ok(d)
+    }
+}

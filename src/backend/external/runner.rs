@@ -1,0 +1,168 @@
+//! Running an external program under a deadline.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use wait_timeout::ChildExt;
+
+use super::descriptor::Descriptor;
+
+/// What a run left behind.
+pub struct Run {
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The deadline passed and the program was killed.
+    pub timed_out: bool,
+}
+
+/// Replaces the placeholders in one argument.
+fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
+    arg.replace("{input}", &input.display().to_string())
+        .replace("{output}", &output.display().to_string())
+        .replace("{seconds}", &seconds.to_string())
+}
+
+/// Runs the program on `input`; kills its whole process group at `deadline`.
+///
+/// # Errors
+/// The program cannot be started (with a hint when it is not installed).
+pub fn run(
+    descriptor: &Descriptor,
+    input: &Path,
+    output: &Path,
+    deadline: Option<Instant>,
+) -> Result<Run, String> {
+    let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
+    let mut args: Vec<String> = Vec::new();
+    if let Some(seconds) = seconds {
+        args.extend(
+            descriptor
+                .time_limit
+                .iter()
+                .map(|a| expand(a, input, output, seconds)),
+        );
+    }
+    args.extend(
+        descriptor.command[1..]
+            .iter()
+            .map(|a| expand(a, input, output, seconds.unwrap_or(0))),
+    );
+    let program = &descriptor.command[0];
+    let mut child = Command::new(program)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group, so a deadline kills whatever it started too.
+        .process_group(0)
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!(
+                "program `{program}` not found; install it (scripts/install-solvers.sh) or fix \
+                 the descriptor's `command`"
+            ),
+            _ => format!("cannot start `{program}`: {e}"),
+        })?;
+    // Read both pipes on their own threads so a chatty program cannot block on a full pipe.
+    let mut stdout_pipe = child.stdout.take();
+    let mut stderr_pipe = child.stderr.take();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(p) = stdout_pipe.as_mut() {
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        if let Some(p) = stderr_pipe.as_mut() {
+            let _ = p.read_to_string(&mut s);
+        }
+        s
+    });
+    let pid = Pid::from_raw(child.id() as i32);
+    let (status, timed_out) = match deadline {
+        None => (child.wait().ok(), false),
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match child.wait_timeout(left.max(Duration::from_millis(1))) {
+                Ok(Some(status)) => (Some(status), false),
+                _ => {
+                    let _ = killpg(pid, Signal::SIGKILL);
+                    let _ = child.wait();
+                    (None, true)
+                }
+            }
+        }
+    };
+    // The pipes close when the group is gone; a grandchild that escaped the group could
+    // keep them open, so the readers are not waited for after a kill.
+    let (stdout, stderr) = if timed_out {
+        (String::new(), String::new())
+    } else {
+        (
+            out_reader.join().unwrap_or_default(),
+            err_reader.join().unwrap_or_default(),
+        )
+    };
+    Ok(Run {
+        status,
+        stdout,
+        stderr,
+        timed_out,
+    })
+}
+
+/// Runs the version command (or the program with `--version`) with a short time limit.
+///
+/// # Errors
+/// The program cannot be started, or does not answer in time.
+pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
+    let command: Vec<String> = if descriptor.version.is_empty() {
+        vec![descriptor.command[0].clone(), "--version".to_string()]
+    } else {
+        descriptor.version.clone()
+    };
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "not found".to_string(),
+            _ => e.to_string(),
+        })?;
+    let pid = Pid::from_raw(child.id() as i32);
+    match child.wait_timeout(Duration::from_secs(5)) {
+        Ok(Some(_)) => {}
+        _ => {
+            let _ = killpg(pid, Signal::SIGKILL);
+            let _ = child.wait();
+            return Err("did not answer --version within 5 s".to_string());
+        }
+    }
+    let mut text = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        let _ = out.read_to_string(&mut text);
+    }
+    if text.trim().is_empty()
+        && let Some(mut err) = child.stderr.take()
+    {
+        let _ = err.read_to_string(&mut text);
+    }
+    let line = text
+        .lines()
+        .map(|l| l.trim_start_matches("c ").trim())
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .to_string();
+    Ok(line)
+}

@@ -1,0 +1,246 @@
+//! External backends: every shipped descriptor whose program is installed agrees with
+//! the brute-force enumerator and with native (statuses and complete solution sets); and
+//! fake solvers that crash, hang, print garbage, lie or return a wrong model give the
+//! documented error or `unknown`, never `unsat`, and leave no temporary file behind.
+//!
+//! Under CI (`CI=true`) a shipped program that is missing is a failure, not a skip.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin;
+use common::{check, paper_cases};
+use dominofit::backend::external::{self, Descriptor, External};
+use dominofit::backend::{self, BackendError, Ending, Request, Status};
+use dominofit::encode::Encoding;
+use dominofit::model::Families;
+use dominofit::puzzle::parse::{read_instances, read_solutions};
+
+fn installed(d: &Descriptor) -> bool {
+    let found = external::probe(d).is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{} is not installed; run scripts/install-solvers.sh",
+            d.name
+        );
+        eprintln!("skipping {}: not installed", d.name);
+    }
+    found
+}
+
+#[test]
+fn shipped_descriptors_agree_with_brute_force_and_native() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases = paper_cases();
+    for (name, descriptor) in external::descriptors().unwrap() {
+        if !installed(&descriptor) {
+            continue;
+        }
+        let backend = External {
+            descriptor,
+            encoding: Encoding::Totalizer,
+        };
+        for board in ["6x6", "7x7", "8x8"] {
+            let instance = read_instances(&format!("{root}/models/observed/{board}.json"))
+                .unwrap()
+                .remove(0);
+            let published =
+                read_solutions(&format!("{root}/models/observed/{board}.solution.json")).unwrap();
+            let request = Request {
+                limit: 2,
+                timeout: None,
+                families: None,
+            };
+            let report = backend::run(&instance, &backend, &request).unwrap();
+            assert_eq!(report.status, Status::Unique, "{name} {board}");
+            assert_eq!(report.solutions, published, "{name} {board}");
+        }
+        // A sample of the exhaustive domain, every 23rd case: complete solution sets at
+        // limits 0, 1 and 2, families in turn.
+        let mut compared = 0;
+        for (k, case) in cases.iter().enumerate().filter(|(k, _)| k % 23 == 0) {
+            let families = [Families::All, Families::Raw, Families::Minimal][k % 3];
+            compared += check(case, &backend, families);
+        }
+        println!("{name}: observed boards unique, {compared} comparisons on the sample");
+    }
+}
+
+fn fake(dir: &Path, script: &str) -> External {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake_solvers")
+        .join(script);
+    let text = format!(
+        "name = \"fake\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
+        script.display()
+    );
+    let _ = dir;
+    External {
+        descriptor: Descriptor::parse(&text, "fake.toml").unwrap(),
+        encoding: Encoding::Totalizer,
+    }
+}
+
+fn observed_8x8() -> dominofit::puzzle::Instance {
+    read_instances(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/observed/8x8.json"
+    ))
+    .unwrap()
+    .remove(0)
+}
+
+fn request(timeout: Option<f64>) -> Request {
+    Request {
+        limit: 1,
+        timeout: timeout.map(std::time::Duration::from_secs_f64),
+        families: None,
+    }
+}
+
+#[test]
+fn a_crash_is_an_error_naming_the_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = backend::run(
+        &observed_8x8(),
+        &fake(dir.path(), "crash.sh"),
+        &request(None),
+    )
+    .unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, BackendError::Failed { .. }), "{message}");
+    assert!(
+        message.contains("fake")
+            && message.contains("status 1")
+            && message.contains("segmentation fault"),
+        "{message}"
+    );
+}
+
+#[test]
+fn garbage_and_lies_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for script in ["garbage.sh", "liar.sh"] {
+        let err =
+            backend::run(&observed_8x8(), &fake(dir.path(), script), &request(None)).unwrap_err();
+        assert!(
+            matches!(err, BackendError::Failed { .. }),
+            "{script}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_model_is_caught_by_the_verifier() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = backend::run(
+        &observed_8x8(),
+        &fake(dir.path(), "wrong.sh"),
+        &request(None),
+    )
+    .unwrap_err();
+    assert!(matches!(err, BackendError::WrongSolution { .. }), "{err}");
+}
+
+#[test]
+fn a_hang_is_killed_at_the_deadline_and_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let report = backend::run(
+        &observed_8x8(),
+        &fake(dir.path(), "hang.sh"),
+        &request(Some(0.5)),
+    )
+    .unwrap();
+    assert_eq!(report.status, Status::Unknown);
+    assert_eq!(report.ending, Ending::Timeout);
+    assert!(!report.complete);
+    // Killed with its whole process group: the script's `sleep 31.25` is gone too.
+    assert!(started.elapsed().as_secs_f64() < 20.0);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let leftover = Command::new("pgrep").args(["-f", "sleep 31.25"]).output();
+    if let Ok(out) = leftover {
+        assert!(
+            out.stdout.is_empty(),
+            "left running: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn user_descriptors_work_from_the_command_line_and_leave_nothing_behind() {
+    let descriptors = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_solvers/hang.sh");
+    std::fs::write(
+        descriptors.path().join("sleepy.toml"),
+        format!(
+            "name = \"sleepy\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
+    let out = Command::new(cargo_bin("dominofit"))
+        .args([
+            "solve",
+            model,
+            "--backend",
+            "sleepy",
+            "--timeout",
+            "0.3",
+            "--format",
+            "json",
+        ])
+        .env(external::USER_DIR_VAR, descriptors.path())
+        .env("TMPDIR", scratch.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"status\":\"unknown\""));
+    let left: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
+    assert!(left.is_empty(), "temporary files left behind: {left:?}");
+    let listed = Command::new(cargo_bin("dominofit"))
+        .arg("backends")
+        .env(external::USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("sleepy"));
+}
+
+#[test]
+fn bad_descriptors_are_refused_with_their_file() {
+    for (text, expected) in [
+        (
+            "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\"]\nanswer = \"competition\"\n",
+            "never mentions {input}",
+        ),
+        (
+            "name = \"x\"\nreads = \"lp\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\n",
+            "does not go with",
+        ),
+        (
+            "name = \"native\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\n",
+            "built-in",
+        ),
+        (
+            "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\ncolour = 1\n",
+            "unknown field",
+        ),
+    ] {
+        let err = Descriptor::parse(text, "bad.toml").unwrap_err().to_string();
+        assert!(
+            err.starts_with("bad.toml: ") && err.contains(expected),
+            "{err}"
+        );
+    }
+}
