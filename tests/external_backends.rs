@@ -244,3 +244,53 @@ fn bad_descriptors_are_refused_with_their_file() {
         );
     }
 }
+
+#[test]
+fn an_interrupt_stops_the_program_and_cleans_up() {
+    let descriptors = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_solvers/hang_interrupt.sh");
+    std::fs::write(
+        descriptors.path().join("sleepy.toml"),
+        format!(
+            "name = \"sleepy\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
+    let child = Command::new(cargo_bin("dominofit"))
+        .args(["solve", model, "--backend", "sleepy"])
+        .env(external::USER_DIR_VAR, descriptors.path())
+        .env("TMPDIR", scratch.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the model file exists, i.e. the program is running.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(scratch.path()).unwrap().next().is_none() {
+        assert!(started.elapsed().as_secs() < 20, "the run never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let left: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
+    assert!(left.is_empty(), "temporary files left behind: {left:?}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    if let Ok(out) = Command::new("pgrep").args(["-f", "sleep 32.75"]).output() {
+        assert!(
+            out.stdout.is_empty(),
+            "left running: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -200,6 +200,8 @@ impl Backend for External {
     }
 }
 
+pub use runner::interrupt;
+
 /// Whether a program can be run here, and what it says its version is.
 pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
     runner::probe(descriptor)

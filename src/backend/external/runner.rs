@@ -4,6 +4,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
@@ -11,6 +12,23 @@ use nix::unistd::Pid;
 use wait_timeout::ChildExt;
 
 use super::descriptor::Descriptor;
+
+/// Set when the user interrupts (Ctrl-C) while an external program runs.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Whether an external program is running now.
+static RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Called from the process's interrupt handler. An external program runs in its own
+/// process group, out of reach of the terminal's Ctrl-C, so the runner must stop it and
+/// let its temporary files be removed; returns `false` then (the caller should let the
+/// run unwind), and `true` when nothing external is running and the process may exit.
+pub fn interrupt() -> bool {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    !RUNNING.load(Ordering::SeqCst)
+}
+
+/// How often a running program is checked for the deadline and for an interrupt.
+const POLL: Duration = Duration::from_millis(20);
 
 /// What a run left behind.
 pub struct Run {
@@ -87,20 +105,29 @@ pub fn run(
         s
     });
     let pid = Pid::from_raw(child.id() as i32);
-    let (status, timed_out) = match deadline {
-        None => (child.wait().ok(), false),
-        Some(deadline) => {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match child.wait_timeout(left.max(Duration::from_millis(1))) {
-                Ok(Some(status)) => (Some(status), false),
-                _ => {
-                    let _ = killpg(pid, Signal::SIGKILL);
-                    let _ = child.wait();
-                    (None, true)
-                }
-            }
+    RUNNING.store(true, Ordering::SeqCst);
+    let mut interrupted = false;
+    let (status, timed_out) = loop {
+        let slice = match deadline {
+            Some(d) => d.saturating_duration_since(Instant::now()).min(POLL),
+            None => POLL,
+        };
+        match child.wait_timeout(slice.max(Duration::from_millis(1))) {
+            Ok(Some(status)) => break (Some(status), false),
+            Ok(None) => {}
+            Err(_) => break (None, true),
+        }
+        interrupted = INTERRUPTED.load(Ordering::SeqCst);
+        if interrupted || deadline.is_some_and(|d| Instant::now() >= d) {
+            let _ = killpg(pid, Signal::SIGKILL);
+            let _ = child.wait();
+            break (None, true);
         }
     };
+    RUNNING.store(false, Ordering::SeqCst);
+    if interrupted {
+        return Err("interrupted".to_string());
+    }
     // The pipes close when the group is gone; a grandchild that escaped the group could
     // keep them open, so the readers are not waited for after a kill.
     let (stdout, stderr) = if timed_out {
