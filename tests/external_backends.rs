@@ -171,19 +171,28 @@ fn a_hang_is_killed_at_the_deadline_and_unknown() {
     }
 }
 
-#[test]
-fn user_descriptors_work_from_the_command_line_and_leave_nothing_behind() {
-    let descriptors = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_solvers/hang.sh");
+/// A directory holding one user descriptor, `sleepy`, running `script` from
+/// `tests/fake_solvers`.
+fn sleepy_descriptors(script: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake_solvers")
+        .join(script);
     std::fs::write(
-        descriptors.path().join("sleepy.toml"),
+        dir.path().join("sleepy.toml"),
         format!(
             "name = \"sleepy\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
             script.display()
         ),
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn user_descriptors_work_from_the_command_line_and_leave_nothing_behind() {
+    let descriptors = sleepy_descriptors("hang.sh");
+    let scratch = tempfile::tempdir().unwrap();
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
     let out = Command::new(cargo_bin("dominofit"))
         .args([
@@ -247,17 +256,8 @@ fn bad_descriptors_are_refused_with_their_file() {
 
 #[test]
 fn an_interrupt_stops_the_program_and_cleans_up() {
-    let descriptors = tempfile::tempdir().unwrap();
+    let descriptors = sleepy_descriptors("hang_interrupt.sh");
     let scratch = tempfile::tempdir().unwrap();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake_solvers/hang_interrupt.sh");
-    std::fs::write(
-        descriptors.path().join("sleepy.toml"),
-        format!(
-            "name = \"sleepy\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
-            script.display()
-        ),
-    )
-    .unwrap();
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
     let child = Command::new(cargo_bin("dominofit"))
         .args(["solve", model, "--backend", "sleepy"])

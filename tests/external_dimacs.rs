@@ -5,7 +5,10 @@
 //! Without the program the test is skipped, except under CI (`CI=true`), where a missing
 //! solver is a failure: `.ci/run` installs it with `scripts/install-solvers.sh`.
 
+mod common;
+
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
@@ -111,22 +114,7 @@ fn round_trip(instance_path: &str, encoding: &str, families: &str, dir: &std::pa
             }
         }
     }
-    let solution = dir.join("solution.json");
-    std::fs::write(
-        &solution,
-        serde_json::json!({"vertical": vertical, "horizontal": horizontal}).to_string(),
-    )
-    .unwrap();
-    let verified = Command::new(cargo_bin("dominofit"))
-        .args(["verify", instance_path])
-        .arg(&solution)
-        .output()
-        .unwrap();
-    assert!(
-        verified.status.success(),
-        "{instance_path} {encoding} {families}: {}",
-        String::from_utf8_lossy(&verified.stdout)
-    );
+    common::assert_verifies(Path::new(instance_path), &vertical, &horizontal, dir);
     true
 }
 
@@ -148,20 +136,8 @@ fn cadical_solves_exported_dimacs() {
             }
         }
     }
-    // Planted boards, and an unsatisfiable one (clues bumped) that cadical must refute.
-    let workload = Command::new(cargo_bin("dominofit"))
-        .args([
-            "generate", "--rows", "12", "--cols", "12", "--count", "4", "--seed", "8",
-        ])
-        .output()
-        .unwrap();
-    for (k, line) in String::from_utf8(workload.stdout)
-        .unwrap()
-        .lines()
-        .enumerate()
-    {
-        let path = dir.path().join(format!("planted-{k}.json"));
-        std::fs::write(&path, line).unwrap();
+    // Planted boards, and an unsatisfiable one that cadical must refute.
+    for path in common::planted_files(dir.path(), 12, 12, 4, 8) {
         assert!(round_trip(
             path.to_str().unwrap(),
             "totalizer",

@@ -6,6 +6,8 @@
 //! their solution files. Without a program its part is skipped, except under CI
 //! (`CI=true`), where a missing solver is a failure (`scripts/install-solvers.sh`).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -137,24 +139,7 @@ fn round_trip(
             _ => {}
         }
     }
-    let solution = dir.join("solution.json");
-    std::fs::write(
-        &solution,
-        serde_json::json!({"vertical": vertical, "horizontal": horizontal}).to_string(),
-    )
-    .unwrap();
-    let verified = Command::new(cargo_bin("dominofit"))
-        .arg("verify")
-        .arg(instance)
-        .arg(&solution)
-        .output()
-        .unwrap();
-    assert!(
-        verified.status.success(),
-        "{} {families}: {}",
-        instance.display(),
-        String::from_utf8_lossy(&verified.stdout)
-    );
+    common::assert_verifies(instance, &vertical, &horizontal, dir);
     true
 }
 
@@ -170,19 +155,7 @@ fn exercise(solver: fn(&Path, &Path) -> Values) {
             );
         }
     }
-    let workload = Command::new(cargo_bin("dominofit"))
-        .args([
-            "generate", "--rows", "10", "--cols", "10", "--count", "3", "--seed", "4",
-        ])
-        .output()
-        .unwrap();
-    for (k, line) in String::from_utf8(workload.stdout)
-        .unwrap()
-        .lines()
-        .enumerate()
-    {
-        let path = dir.path().join(format!("planted-{k}.json"));
-        std::fs::write(&path, line).unwrap();
+    for path in common::planted_files(dir.path(), 10, 10, 3, 4) {
         assert!(round_trip(&path, "all", dir.path(), solver));
     }
     let unsat = dir.path().join("unsat.json");

@@ -254,3 +254,63 @@ pub fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
     );
     3
 }
+
+/// Writes `count` planted boards from `dominofit generate` into `dir`, one file each.
+pub fn planted_files(
+    dir: &std::path::Path,
+    rows: usize,
+    cols: usize,
+    count: usize,
+    seed: u64,
+) -> Vec<std::path::PathBuf> {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
+        .args([
+            "generate",
+            "--rows",
+            &rows.to_string(),
+            "--cols",
+            &cols.to_string(),
+        ])
+        .args(["--count", &count.to_string(), "--seed", &seed.to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(k, line)| {
+            let path = dir.join(format!("planted-{rows}x{cols}-{k}.json"));
+            std::fs::write(&path, line).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// Writes a solution file from one-based cells and checks it with `dominofit verify`,
+/// as a user would; panics with the verifier's words if it is rejected.
+pub fn assert_verifies(
+    instance: &std::path::Path,
+    vertical: &[[usize; 2]],
+    horizontal: &[[usize; 2]],
+    dir: &std::path::Path,
+) {
+    let solution = dir.join("solution.json");
+    std::fs::write(
+        &solution,
+        serde_json::json!({"vertical": vertical, "horizontal": horizontal}).to_string(),
+    )
+    .unwrap();
+    let verified = std::process::Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
+        .arg("verify")
+        .arg(instance)
+        .arg(&solution)
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}: {}",
+        instance.display(),
+        String::from_utf8_lossy(&verified.stdout)
+    );
+}
