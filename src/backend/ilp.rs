@@ -20,7 +20,7 @@ use good_lp::{
 
 use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
 use crate::lower::lp::{LinearEquality, equalities};
-use crate::model::{Families, Model, PlacementId};
+use crate::model::{Model, PlacementId};
 
 /// The in-process ILP solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,10 +60,6 @@ impl Backend for Ilp {
             #[cfg(feature = "coin-cbc")]
             IlpSolver::CoinCbc => "coin-cbc",
         }
-    }
-
-    fn default_families(&self) -> Families {
-        Families::All
     }
 
     fn solve(

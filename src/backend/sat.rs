@@ -14,7 +14,7 @@ use std::time::Instant;
 use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
 use crate::encode::{Encoding, Lit};
 use crate::lower::cnf::{self, LoweredCnf};
-use crate::model::{Families, Model, PlacementId};
+use crate::model::{Model, PlacementId};
 
 /// The in-process SAT solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,10 +70,6 @@ enum Report {
 impl Backend for Sat {
     fn name(&self) -> &str {
         self.engine.name()
-    }
-
-    fn default_families(&self) -> Families {
-        Families::All
     }
 
     fn solve(

@@ -22,7 +22,7 @@ pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, InputFormat};
 use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
 use crate::encode::Encoding;
 use crate::lower::{cnf, dimacs, lp};
-use crate::model::{Families, Model, PlacementId};
+use crate::model::{Model, PlacementId};
 use answer::Verdict;
 
 /// The descriptors shipped in `backends/`, compiled in so the binary works anywhere.
@@ -118,10 +118,6 @@ impl External {
 impl Backend for External {
     fn name(&self) -> &str {
         &self.descriptor.name
-    }
-
-    fn default_families(&self) -> Families {
-        Families::All
     }
 
     fn solve(

@@ -26,10 +26,6 @@ impl Backend for Native {
         "native"
     }
 
-    fn default_families(&self) -> Families {
-        Families::All
-    }
-
     fn solve(
         &self,
         model: &Model,
