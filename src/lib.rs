@@ -14,3 +14,4 @@ pub mod encode;
 pub mod lower;
 pub mod model;
 pub mod puzzle;
+pub mod race;

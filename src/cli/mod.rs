@@ -49,8 +49,35 @@ enum Command {
     Emit(EmitArgs),
     /// Write planted instances (random tiling, holes, clues from the tiling) as JSON Lines.
     Generate(GenerateArgs),
+    /// Race backends on workloads under one timing protocol; write runs.csv and summary.json.
+    Race(RaceArgs),
     /// List the available backends.
     Backends,
+}
+
+#[derive(Debug, Args)]
+struct RaceArgs {
+    /// Workload (.jsonl) or instance (.json) files.
+    #[arg(required = true)]
+    workloads: Vec<String>,
+    /// Comma-separated backend names (see `dominofit backends`).
+    #[arg(long, value_delimiter = ',', default_value = "native")]
+    backends: Vec<String>,
+    /// 1: first solution; 2: uniqueness check.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    limit: u32,
+    /// Timed calls per instance after three warm-ups; the per-instance time is their median.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    repeat: u32,
+    /// Time limit per call in seconds; an instance stopped by it is capped (unknown).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Directory for runs.csv and summary.json (created if missing).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Cardinality encoding for SAT backends.
+    #[arg(long, value_enum, default_value = "totalizer")]
+    encoding: Encoding,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -199,6 +226,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Verify(args) => verify_files(args),
         Command::Emit(args) => emit(args),
         Command::Generate(args) => generate(args),
+        Command::Race(args) => race(args),
         Command::Backends => backends(),
     }
 }
@@ -459,6 +487,61 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
     match &args.output {
         Some(path) => write_atomically(path, &text)?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn race(args: RaceArgs) -> Result<ExitCode> {
+    use dominofit::race::{self, RaceOptions};
+    let backends: Vec<Box<dyn Backend>> = args
+        .backends
+        .iter()
+        .map(|name| backend_named(name, args.encoding))
+        .collect::<Result<_>>()?;
+    let mut workloads = Vec::new();
+    for file in &args.workloads {
+        workloads.push((file.clone(), read_instances(file)?));
+    }
+    let options = RaceOptions {
+        limit: args.limit as usize,
+        repeat: args.repeat,
+        timeout: args.timeout,
+    };
+    let progress = Progress::new(2);
+    let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
+        progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
+    });
+    progress.clear();
+    let rows = rows?;
+    let summary = race::summarize(&rows, &options);
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+        let mut csv = Vec::new();
+        race::write_runs_csv(&rows, &mut csv)?;
+        write_atomically(&dir.join("runs.csv"), &String::from_utf8_lossy(&csv))?;
+        let json = serde_json::to_string_pretty(&summary)?;
+        write_atomically(&dir.join("summary.json"), &(json + "\n"))?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{:<28} {:<16} {:>9} {:>7} {:>11} {:>11}",
+        "workload", "backend", "solved", "capped", "median ms", "P95 ms"
+    )?;
+    let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+    for (file, per_backend) in &summary.workloads {
+        for (name, a) in per_backend {
+            writeln!(
+                stdout,
+                "{:<28} {name:<16} {:>9} {:>7} {:>11} {:>11}",
+                file,
+                format!("{}/{}", a.solved, a.instances),
+                a.unknown,
+                ms(a.median_ms),
+                ms(a.p95_ms)
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
