@@ -78,3 +78,58 @@ fn every_instance_and_backend_gets_a_row() {
     race::write_runs_csv(&rows, &mut csv).unwrap();
     assert_eq!(String::from_utf8(csv).unwrap().lines().count(), 9);
 }
+
+#[test]
+fn shards_cover_the_campaign_exactly_once() {
+    use dominofit::race::Shard;
+    let workloads: Vec<(String, Vec<_>)> = vec![
+        (
+            "a".to_string(),
+            (0..7).map(|k| planted(4, 4, 1, k).unwrap().0).collect(),
+        ),
+        (
+            "b".to_string(),
+            (0..5).map(|k| planted(5, 4, 1, k).unwrap().0).collect(),
+        ),
+    ];
+    let all: Vec<(String, String)> = workloads
+        .iter()
+        .flat_map(|(f, w)| w.iter().map(move |i| (f.clone(), i.name.clone())))
+        .collect();
+    for count in 1..=5 {
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for index in 1..=count {
+            let shard = Shard::parse(&format!("{index}/{count}")).unwrap();
+            for (file, instances) in shard.select(workloads.clone()) {
+                seen.extend(instances.into_iter().map(|i| (file.clone(), i.name)));
+            }
+        }
+        seen.sort();
+        let mut expected = all.clone();
+        expected.sort();
+        assert_eq!(seen, expected, "{count} shards");
+    }
+    for bad in ["0/3", "4/3", "1/0", "x", "1-2"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn runs_csv_round_trips_for_merging() {
+    let instances: Vec<_> = (0..3).map(|k| planted(6, 5, 4, k).unwrap().0).collect();
+    let workloads = vec![("w.jsonl".to_string(), instances)];
+    let backends: Vec<Box<dyn Backend>> = vec![Box::new(Native::default())];
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    let mut csv = Vec::new();
+    race::write_runs_csv(&rows, &mut csv).unwrap();
+    let back = race::read_runs_csv(csv.as_slice(), "runs.csv").unwrap();
+    assert_eq!(back.len(), rows.len());
+    for (a, b) in back.iter().zip(&rows) {
+        assert_eq!(
+            (&a.instance, &a.backend, a.status, a.nodes),
+            (&b.instance, &b.backend, b.status, b.nodes)
+        );
+        let (ta, tb) = (a.time_ms.unwrap(), b.time_ms.unwrap());
+        assert!((ta - tb).abs() < 1e-3, "{ta} {tb}");
+    }
+}

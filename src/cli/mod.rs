@@ -57,9 +57,16 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct RaceArgs {
-    /// Workload (.jsonl) or instance (.json) files.
+    /// Workload (.jsonl) or instance (.json) files; with --merge, runs.csv files of shards.
     #[arg(required = true)]
     workloads: Vec<String>,
+    /// Run only slice i of n (i/n): the k-th instance of all the workloads belongs to
+    /// slice k mod n + 1, so n machines together run every instance exactly once.
+    #[arg(long, value_parser = dominofit::race::Shard::parse)]
+    shard: Option<dominofit::race::Shard>,
+    /// Combine the runs.csv files of shards (given in place of workloads) into one report.
+    #[arg(long, conflicts_with = "shard")]
+    merge: bool,
     /// Comma-separated backend names (see `dominofit backends`).
     #[arg(long, value_delimiter = ',', default_value = "native")]
     backends: Vec<String>,
@@ -493,26 +500,39 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
 
 fn race(args: RaceArgs) -> Result<ExitCode> {
     use dominofit::race::{self, RaceOptions};
-    let backends: Vec<Box<dyn Backend>> = args
-        .backends
-        .iter()
-        .map(|name| backend_named(name, args.encoding))
-        .collect::<Result<_>>()?;
-    let mut workloads = Vec::new();
-    for file in &args.workloads {
-        workloads.push((file.clone(), read_instances(file)?));
-    }
     let options = RaceOptions {
         limit: args.limit as usize,
         repeat: args.repeat,
         timeout: args.timeout,
     };
-    let progress = Progress::new(2);
-    let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
-        progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
-    });
-    progress.clear();
-    let rows = rows?;
+    let rows = if args.merge {
+        let mut rows = Vec::new();
+        for file in &args.workloads {
+            let input =
+                std::fs::File::open(file).with_context(|| format!("{file}: cannot read"))?;
+            rows.extend(race::read_runs_csv(input, file).map_err(anyhow::Error::msg)?);
+        }
+        rows
+    } else {
+        let backends: Vec<Box<dyn Backend>> = args
+            .backends
+            .iter()
+            .map(|name| backend_named(name, args.encoding))
+            .collect::<Result<_>>()?;
+        let mut workloads = Vec::new();
+        for file in &args.workloads {
+            workloads.push((file.clone(), read_instances(file)?));
+        }
+        if let Some(shard) = args.shard {
+            workloads = shard.select(workloads);
+        }
+        let progress = Progress::new(2);
+        let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
+            progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
+        });
+        progress.clear();
+        rows?
+    };
     let summary = race::summarize(&rows, &options);
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)

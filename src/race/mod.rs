@@ -233,6 +233,99 @@ pub fn summarize(rows: &[RunRow], options: &RaceOptions) -> Summary {
     }
 }
 
+/// A slice of a campaign: shard `index` (1-based) of `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `i/n` with 1 <= i <= n.
+    ///
+    /// # Errors
+    /// Anything else, with a message saying what was expected.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}` is not a shard: expected i/n with 1 <= i <= n, e.g. 2/8");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Keeps this shard's instances: the k-th instance of the whole campaign (all
+    /// workloads in order) belongs to shard `k mod n + 1`, so shards are balanced across
+    /// workloads and together cover every instance exactly once.
+    pub fn select(&self, workloads: Vec<(String, Vec<Instance>)>) -> Vec<(String, Vec<Instance>)> {
+        let mut k = 0usize;
+        workloads
+            .into_iter()
+            .map(|(file, instances)| {
+                let kept = instances
+                    .into_iter()
+                    .filter(|_| {
+                        let mine = k % self.count == self.index - 1;
+                        k += 1;
+                        mine
+                    })
+                    .collect();
+                (file, kept)
+            })
+            .collect()
+    }
+}
+
+/// Reads the rows of a `runs.csv` written by [`write_runs_csv`] (to merge shards).
+///
+/// # Errors
+/// A file that is not such a table.
+pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunRow>, String> {
+    let mut reader = csv::Reader::from_reader(input);
+    let mut rows = Vec::new();
+    for (k, record) in reader.records().enumerate() {
+        let line = k + 2;
+        let r = record.map_err(|e| format!("{origin}: line {line}: {e}"))?;
+        if r.len() != 8 {
+            return Err(format!(
+                "{origin}: line {line}: expected 8 fields, found {}",
+                r.len()
+            ));
+        }
+        let status = match &r[3] {
+            "sat" => Status::Sat,
+            "unique" => Status::Unique,
+            "multiple" => Status::Multiple,
+            "unsat" => Status::Unsat,
+            "unknown" => Status::Unknown,
+            other => return Err(format!("{origin}: line {line}: unknown status `{other}`")),
+        };
+        let number = |field: &str, what: &str| -> Result<Option<f64>, String> {
+            if field.is_empty() {
+                Ok(None)
+            } else {
+                field
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{origin}: line {line}: bad {what} `{field}`"))
+            }
+        };
+        rows.push(RunRow {
+            workload: r[0].to_string(),
+            instance: r[1].to_string(),
+            backend: r[2].to_string(),
+            status,
+            complete: &r[4] == "true",
+            time_ms: number(&r[5], "time")?,
+            nodes: number(&r[6], "node count")?.map(|n| n as u64),
+            solutions: number(&r[7], "solution count")?.map_or(0, |n| n as usize),
+        });
+    }
+    Ok(rows)
+}
+
 /// `runs.csv`, one row per instance and backend.
 ///
 /// # Errors
