@@ -13,18 +13,6 @@ use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
 
-fn solver_available(program: &str) -> bool {
-    let found = Command::new(program).arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{program} is not installed; run scripts/install-solvers.sh"
-        );
-        eprintln!("skipping: {program} is not installed (scripts/install-solvers.sh)");
-    }
-    found
-}
-
 /// Reads `c var K V|H R C` lines: variable -> (kind, row, col).
 fn placement_table(dimacs: &str) -> BTreeMap<i64, (char, usize, usize)> {
     dimacs
@@ -120,7 +108,7 @@ fn round_trip(instance_path: &str, encoding: &str, families: &str, dir: &std::pa
 
 #[test]
 fn cadical_solves_exported_dimacs() {
-    if !solver_available("cadical") {
+    if !common::program_available("cadical", "--version") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

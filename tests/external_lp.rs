@@ -13,18 +13,6 @@ use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
 
-fn available(program: &str, version_flag: &str) -> bool {
-    let found = Command::new(program).arg(version_flag).output().is_ok();
-    if !found {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{program} is not installed; run scripts/install-solvers.sh"
-        );
-        eprintln!("skipping {program}: not installed (scripts/install-solvers.sh)");
-    }
-    found
-}
-
 /// The value of every variable the solution file names, or None if infeasible.
 type Values = Option<Vec<(String, f64)>>;
 
@@ -170,14 +158,14 @@ fn exercise(solver: fn(&Path, &Path) -> Values) {
 
 #[test]
 fn cbc_solves_exported_lp() {
-    if available("cbc", "-quit") {
+    if common::program_available("cbc", "-quit") {
         exercise(run_cbc);
     }
 }
 
 #[test]
 fn glpsol_solves_exported_lp() {
-    if available("glpsol", "--version") {
+    if common::program_available("glpsol", "--version") {
         exercise(run_glpsol);
     }
 }

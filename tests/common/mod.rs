@@ -314,3 +314,21 @@ pub fn assert_verifies(
         String::from_utf8_lossy(&verified.stdout)
     );
 }
+
+/// Whether an external program can be started (`program version_flag`). Outside CI a
+/// missing program skips the test that asked, with a note; under CI (`CI=true`) it fails
+/// it, since `.ci/run` installs every program the tests drive.
+pub fn program_available(program: &str, version_flag: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg(version_flag)
+        .output()
+        .is_ok();
+    if !found {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{program} is not installed; run scripts/install-solvers.sh"
+        );
+        eprintln!("skipping {program}: not installed (scripts/install-solvers.sh)");
+    }
+    found
+}
