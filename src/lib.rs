@@ -10,6 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod backend;
+pub mod design;
 pub mod encode;
 pub mod lower;
 pub mod model;

@@ -27,7 +27,7 @@ pub enum GenerateError {
 
 /// A uniform integer in `0..n` (n > 0), by rejection so every value is equally likely
 /// and the stream of values depends only on the generator's bits.
-fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+pub(crate) fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
     let zone = u64::MAX - (u64::MAX - n + 1) % n;
     loop {
         let x = rng.next_u64();
@@ -96,10 +96,23 @@ pub fn planted(
         blocked[r2 * cols + c2] = true;
     }
     let kept = Solution::from_pieces(pieces[remove..].iter().copied());
+    let name = format!("planted-{rows}x{cols}-s{seed}-{}", index + 1);
+    let instance = with_clues_of(name, rows, cols, blocked, &kept);
+    Ok((instance, kept))
+}
 
+/// The board whose clues are the dots of `tiling`, with `blocked` cells as given.
+/// The tiling is not checked against the blocked cells; the caller planted it there.
+pub fn with_clues_of(
+    name: String,
+    rows: usize,
+    cols: usize,
+    blocked: Vec<bool>,
+    tiling: &Solution,
+) -> Instance {
     let mut row_clues = vec![0u64; rows];
     let mut col_clues = vec![0u64; cols];
-    for piece in kept.pieces() {
+    for piece in tiling.pieces() {
         let (r2, c2) = piece.other_cell();
         let (d1, d2) = piece.dots();
         row_clues[piece.row] += d1;
@@ -107,15 +120,14 @@ pub fn planted(
         row_clues[r2] += d2;
         col_clues[c2] += d2;
     }
-    let instance = Instance {
-        name: format!("planted-{rows}x{cols}-s{seed}-{}", index + 1),
+    Instance {
+        name,
         rows,
         cols,
         blocked,
         row_clues,
         col_clues,
-    };
-    Ok((instance, kept))
+    }
 }
 
 const NONE: u32 = u32::MAX;

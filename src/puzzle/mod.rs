@@ -7,6 +7,7 @@
 pub mod draw;
 pub mod generate;
 pub mod parse;
+pub mod svg;
 pub mod verify;
 
 use serde::Serialize;
@@ -152,6 +153,14 @@ impl Solution {
             orientation: Orientation::Horizontal,
         });
         v.chain(h)
+    }
+
+    pub fn contains(&self, piece: &Piece) -> bool {
+        let cells = match piece.orientation {
+            Orientation::Vertical => &self.vertical,
+            Orientation::Horizontal => &self.horizontal,
+        };
+        cells.binary_search(&(piece.row, piece.col)).is_ok()
     }
 }
 
