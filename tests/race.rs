@@ -31,9 +31,8 @@ impl Backend for AlwaysUnsat {
 
 fn options() -> RaceOptions {
     RaceOptions {
-        limit: 2,
         repeat: 1,
-        timeout: None,
+        ..RaceOptions::new(2)
     }
 }
 
@@ -69,7 +68,7 @@ fn every_instance_and_backend_gets_a_row() {
     })
     .unwrap();
     assert_eq!(rows.len(), 8);
-    let summary = race::summarize(&rows, &options());
+    let summary = race::summarize(&rows, Some(1), None);
     for name in ["native", "varisat"] {
         assert_eq!(summary.backends[name].instances, 4);
         assert_eq!(summary.backends[name].solved, 4);
@@ -126,10 +125,147 @@ fn runs_csv_round_trips_for_merging() {
     assert_eq!(back.len(), rows.len());
     for (a, b) in back.iter().zip(&rows) {
         assert_eq!(
-            (&a.instance, &a.backend, a.status, a.nodes),
-            (&b.instance, &b.backend, b.status, b.nodes)
+            (&a.instance, &a.backend, a.status, a.nodes, a.rows, a.limit),
+            (&b.instance, &b.backend, b.status, b.nodes, b.rows, b.limit)
         );
         let (ta, tb) = (a.time_ms.unwrap(), b.time_ms.unwrap());
         assert!((ta - tb).abs() < 1e-3, "{ta} {tb}");
     }
+}
+
+/// A test-only backend that fails on every board, like a crashed external program.
+struct AlwaysFails;
+
+impl Backend for AlwaysFails {
+    fn name(&self) -> &str {
+        "always-fails"
+    }
+
+    fn solve(
+        &self,
+        _model: &Model,
+        _limit: usize,
+        _budget: &Budget,
+        _sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        Err(BackendError::Failed {
+            backend: "always-fails".into(),
+            message: "exit status 139".into(),
+        })
+    }
+}
+
+/// A test-only backend that hands over a tiling that breaks the rules.
+struct WrongTiling;
+
+impl Backend for WrongTiling {
+    fn name(&self) -> &str {
+        "wrong-tiling"
+    }
+
+    fn solve(
+        &self,
+        _model: &Model,
+        _limit: usize,
+        _budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        sink(&[0]);
+        Ok(Outcome {
+            ending: Ending::Exhausted,
+            counters: Counters::default(),
+        })
+    }
+}
+
+#[test]
+fn a_failing_backend_gets_error_rows_and_the_race_goes_on() {
+    let instances: Vec<_> = (0..3).map(|k| planted(6, 6, 5, k).unwrap().0).collect();
+    let workloads = vec![("w.jsonl".to_string(), instances)];
+    let backends: Vec<Box<dyn Backend>> = vec![Box::new(AlwaysFails), Box::new(Native::default())];
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    assert_eq!(rows.len(), 6);
+    let summary = race::summarize(&rows, Some(1), None);
+    let failed = &summary.backends["always-fails"];
+    assert_eq!((failed.errors, failed.unknown, failed.solved), (3, 0, 0));
+    assert_eq!(summary.backends["native"].solved, 3);
+    let mut csv = Vec::new();
+    race::write_runs_csv(&rows, &mut csv).unwrap();
+    let back = race::read_runs_csv(csv.as_slice(), "runs.csv").unwrap();
+    let untimed = |rows: &[race::RunRow]| -> Vec<race::RunRow> {
+        rows.iter()
+            .map(|r| race::RunRow {
+                time_ms: r.time_ms.map(|_| 0.0),
+                ..r.clone()
+            })
+            .collect()
+    };
+    assert_eq!(untimed(&back), untimed(&rows));
+    let md = race::markdown(&rows, &summary);
+    assert!(md.contains("exit status 139"), "{md}");
+}
+
+#[test]
+fn a_wrong_tiling_stops_the_race() {
+    let instances = vec![planted(6, 6, 5, 0).unwrap().0];
+    let workloads = vec![("w.jsonl".to_string(), instances)];
+    let backends: Vec<Box<dyn Backend>> = vec![Box::new(WrongTiling)];
+    let err = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap_err();
+    assert!(matches!(err, RaceError::WrongSolution { .. }), "{err}");
+    assert!(err.to_string().contains("planted-6x6-s5-1"), "{err}");
+}
+
+#[test]
+fn reports_have_the_papers_tables_and_two_plots() {
+    let small: Vec<_> = (0..2).map(|k| planted(6, 6, 3, k).unwrap().0).collect();
+    let large: Vec<_> = (0..8).map(|k| planted(8, 8, 3, k).unwrap().0).collect();
+    let workloads = vec![
+        ("models/small.jsonl".to_string(), small),
+        ("models/large.jsonl".to_string(), large),
+    ];
+    let backends: Vec<Box<dyn Backend>> = vec![
+        Box::new(Native::default()),
+        Box::new(dominofit::backend::sat::Sat::varisat(
+            dominofit::encode::Encoding::Totalizer,
+        )),
+    ];
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    let summary = race::summarize(&rows, Some(1), None);
+    let md = race::markdown(&rows, &summary);
+    assert!(md.starts_with("# Race: uniqueness check"), "{md}");
+    assert!(md.contains("| 8 large | native | 8/8 |"), "{md}");
+    assert!(md.contains("| 2 small | varisat | 2/2 |"), "{md}");
+    // Small workloads also get Table 1's per-instance shape; large ones do not.
+    assert!(md.contains("## small per instance"), "{md}");
+    assert!(md.contains("| planted-6x6-s3-2 | native |"), "{md}");
+    assert!(!md.contains("## large per instance"), "{md}");
+
+    for svg in [
+        race::cactus_svg(&rows, "cactus"),
+        race::size_svg(&rows, "size"),
+    ] {
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert_eq!(svg.matches("<polyline").count(), 2, "one line per backend");
+        assert!(svg.contains(">native<") && svg.contains(">varisat<"));
+    }
+    // The cactus line of a backend has one point per solved instance.
+    let cactus = race::cactus_svg(&rows, "cactus");
+    assert_eq!(cactus.matches("<circle").count(), 20);
+    // The size plot has one point per board size and backend.
+    assert_eq!(race::size_svg(&rows, "size").matches("<circle").count(), 4);
+}
+
+#[test]
+fn merged_shards_are_checked_for_contradictions() {
+    let instances: Vec<_> = (0..2).map(|k| planted(6, 6, 8, k).unwrap().0).collect();
+    let workloads = vec![("w.jsonl".to_string(), instances)];
+    let native: Vec<Box<dyn Backend>> = vec![Box::new(Native::default())];
+    let liar: Vec<Box<dyn Backend>> = vec![Box::new(AlwaysUnsat)];
+    // Separate races cannot see each other; the merge must.
+    let mut rows = race::race(&workloads, &native, &options(), &mut |_, _| {}).unwrap();
+    assert!(race::check_agreement(&rows).is_ok());
+    rows.extend(race::race(&workloads, &liar, &options(), &mut |_, _| {}).unwrap());
+    let contradiction = race::check_agreement(&rows).unwrap_err();
+    assert_eq!(contradiction.instance, "planted-6x6-s8-1");
+    assert_eq!(contradiction.second_backend, "always-unsat");
 }

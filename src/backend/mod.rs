@@ -154,6 +154,19 @@ impl Status {
         }
     }
 
+    /// The inverse of [`Status::name`].
+    pub fn from_name(name: &str) -> Option<Status> {
+        [
+            Status::Sat,
+            Status::Unique,
+            Status::Multiple,
+            Status::Unsat,
+            Status::Unknown,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
+    }
+
     /// Derives the status from the evidence: how many solutions were found, whether
     /// the search was exhausted, and the limit asked for (0: all).
     ///
@@ -421,7 +434,35 @@ pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>>
     }
 }
 
-/// A backend by name: a built-in one, or an external program with a descriptor.
+/// A backend shown under another name: `varisat:sequential` is varisat with the
+/// sequential counter, so that one race can put several encodings side by side.
+struct Renamed {
+    name: String,
+    inner: Box<dyn Backend>,
+}
+
+impl Backend for Renamed {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn default_families(&self) -> Families {
+        self.inner.default_families()
+    }
+
+    fn solve(
+        &self,
+        model: &Model,
+        limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        self.inner.solve(model, limit, budget, sink)
+    }
+}
+
+/// A backend by name: a built-in one, or an external program with a descriptor;
+/// `NAME:ENCODING` takes that cardinality encoding whatever `options` say.
 ///
 /// # Errors
 /// A descriptor that does not parse (the name is then unknown either way).
@@ -429,6 +470,18 @@ pub fn by_name(
     name: &str,
     options: &BackendOptions,
 ) -> Result<Option<Box<dyn Backend>>, external::DescriptorError> {
+    if let Some((base, encoding)) = name.split_once(':') {
+        use clap::ValueEnum;
+        let Ok(encoding) = crate::encode::Encoding::from_str(encoding, false) else {
+            return Ok(None);
+        };
+        return Ok(by_name(base, &BackendOptions { encoding })?.map(|inner| {
+            Box::new(Renamed {
+                name: name.to_string(),
+                inner,
+            }) as Box<dyn Backend>
+        }));
+    }
     if let Some(b) = builtin(name, options) {
         return Ok(Some(b));
     }

@@ -7,16 +7,29 @@
 //! three warm-up calls and `repeat` timed calls give the per-instance median. Across
 //! instances, the median and the nearest-rank P95 of those medians. In-process backends
 //! are timed in-process; external ones as whole processes (files, start-up, solve).
+//! One departure: a first call slower than `repeat_below` is timed once, since a
+//! second-long run gains little from repetition and a campaign would take hours.
+//!
+//! A backend that fails or refuses a model gets an `error` row and the race goes on;
+//! a backend whose tiling breaks the rules stops it, like a contradiction.
 
+mod plot;
+mod runs;
+mod shard;
 pub mod stats;
+mod summary;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::backend::{self, Backend, BackendError, Request, Status};
 use crate::puzzle::Instance;
+
+pub use plot::{cactus_svg, size_svg};
+pub use runs::{read_runs_csv, write_runs_csv};
+pub use shard::Shard;
+pub use summary::{Aggregate, Summary, markdown, set_name, summarize};
 
 /// How a race is run.
 #[derive(Debug, Clone)]
@@ -25,6 +38,20 @@ pub struct RaceOptions {
     /// Timed calls per instance after the warm-ups.
     pub repeat: u32,
     pub timeout: Option<Duration>,
+    /// First calls at least this long are not repeated.
+    pub repeat_below: Duration,
+}
+
+impl RaceOptions {
+    /// The defaults of `dominofit race`: five timed calls, repeated below one second.
+    pub fn new(limit: usize) -> RaceOptions {
+        RaceOptions {
+            limit,
+            repeat: 5,
+            timeout: None,
+            repeat_below: Duration::from_secs(1),
+        }
+    }
 }
 
 /// One instance on one backend.
@@ -33,12 +60,19 @@ pub struct RunRow {
     pub workload: String,
     pub instance: String,
     pub backend: String,
+    pub rows: usize,
+    pub cols: usize,
+    pub limit: usize,
+    /// `Unknown` for a capped run and for an error.
     pub status: Status,
     pub complete: bool,
-    /// Per-instance median; `None` for a capped run.
+    /// Per-instance median; `None` for a capped or failed run.
     pub time_ms: Option<f64>,
     pub nodes: Option<u64>,
+    pub forced: Option<u64>,
     pub solutions: usize,
+    /// The backend's failure, for a run that ended in one.
+    pub error: Option<String>,
 }
 
 /// Two backends that cannot both be right about one instance.
@@ -62,8 +96,9 @@ pub struct Contradiction {
 pub enum RaceError {
     #[error(transparent)]
     Contradiction(Box<Contradiction>),
+    /// A tiling that breaks the rules: the backend is wrong, so its times mean nothing.
     #[error("instance `{instance}` ({workload}): {source}")]
-    Backend {
+    WrongSolution {
         workload: String,
         instance: String,
         #[source]
@@ -81,6 +116,36 @@ pub fn contradicts(a: Status, b: Status) -> bool {
             | (Unique, Multiple)
             | (Multiple, Unique)
     )
+}
+
+/// Checks rows from separate races (merged shards) for contradictory decisive
+/// answers on one instance, as a single race would have.
+///
+/// # Errors
+/// The first contradiction, in row order.
+pub fn check_agreement(rows: &[RunRow]) -> Result<(), Box<Contradiction>> {
+    let mut decisive: std::collections::HashMap<(&str, &str), Vec<(&str, Status)>> =
+        std::collections::HashMap::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.error.is_none() && r.status != Status::Unknown)
+    {
+        let seen = decisive
+            .entry((r.workload.as_str(), r.instance.as_str()))
+            .or_default();
+        if let Some(&(other, status)) = seen.iter().find(|(_, s)| contradicts(*s, r.status)) {
+            return Err(Box::new(Contradiction {
+                workload: r.workload.clone(),
+                instance: r.instance.clone(),
+                first_backend: other.to_string(),
+                first: status.name(),
+                second_backend: r.backend.clone(),
+                second: r.status.name(),
+            }));
+        }
+        seen.push((&r.backend, r.status));
+    }
+    Ok(())
 }
 
 /// Runs every backend on every instance of every workload, calling `progress` with
@@ -106,44 +171,66 @@ pub fn race(
         for instance in instances {
             let mut decisive: Vec<(String, Status)> = Vec::new();
             for backend in backends {
-                let failed = |source| RaceError::Backend {
-                    workload: workload.clone(),
-                    instance: instance.name.clone(),
-                    source: Box::new(source),
-                };
-                let first = backend::run(instance, backend.as_ref(), &request).map_err(failed)?;
-                let report = if first.status == Status::Unknown || options.repeat == 0 {
-                    first
-                } else {
-                    backend::run_repeated(instance, backend.as_ref(), &request, options.repeat)
-                        .map_err(failed)?
-                };
-                if report.status != Status::Unknown {
-                    for (other, status) in &decisive {
-                        if contradicts(*status, report.status) {
-                            return Err(RaceError::Contradiction(Box::new(Contradiction {
-                                workload: workload.clone(),
-                                instance: instance.name.clone(),
-                                first_backend: other.clone(),
-                                first: status.name(),
-                                second_backend: report.backend.clone(),
-                                second: report.status.name(),
-                            })));
+                let row = match timed(instance, backend.as_ref(), &request, options) {
+                    Ok(report) => {
+                        if report.status != Status::Unknown {
+                            for (other, status) in &decisive {
+                                if contradicts(*status, report.status) {
+                                    return Err(RaceError::Contradiction(Box::new(
+                                        Contradiction {
+                                            workload: workload.clone(),
+                                            instance: instance.name.clone(),
+                                            first_backend: other.clone(),
+                                            first: status.name(),
+                                            second_backend: report.backend.clone(),
+                                            second: report.status.name(),
+                                        },
+                                    )));
+                                }
+                            }
+                            decisive.push((report.backend.clone(), report.status));
+                        }
+                        RunRow {
+                            workload: workload.clone(),
+                            instance: instance.name.clone(),
+                            backend: report.backend.clone(),
+                            rows: instance.rows,
+                            cols: instance.cols,
+                            limit: options.limit,
+                            status: report.status,
+                            complete: report.complete,
+                            time_ms: (report.status != Status::Unknown)
+                                .then_some(report.time.as_secs_f64() * 1e3),
+                            nodes: report.counters.nodes,
+                            forced: report.counters.forced,
+                            solutions: report.solutions.len(),
+                            error: None,
                         }
                     }
-                    decisive.push((report.backend.clone(), report.status));
-                }
-                rows.push(RunRow {
-                    workload: workload.clone(),
-                    instance: instance.name.clone(),
-                    backend: report.backend.clone(),
-                    status: report.status,
-                    complete: report.complete,
-                    time_ms: (report.status != Status::Unknown)
-                        .then_some(report.time.as_secs_f64() * 1e3),
-                    nodes: report.counters.nodes,
-                    solutions: report.solutions.len(),
-                });
+                    Err(source @ BackendError::WrongSolution { .. }) => {
+                        return Err(RaceError::WrongSolution {
+                            workload: workload.clone(),
+                            instance: instance.name.clone(),
+                            source: Box::new(source),
+                        });
+                    }
+                    Err(failure) => RunRow {
+                        workload: workload.clone(),
+                        instance: instance.name.clone(),
+                        backend: backend.name().to_string(),
+                        rows: instance.rows,
+                        cols: instance.cols,
+                        limit: options.limit,
+                        status: Status::Unknown,
+                        complete: false,
+                        time_ms: None,
+                        nodes: None,
+                        forced: None,
+                        solutions: 0,
+                        error: Some(failure.to_string()),
+                    },
+                };
+                rows.push(row);
                 done += 1;
                 progress(done, total);
             }
@@ -152,212 +239,21 @@ pub fn race(
     Ok(rows)
 }
 
-/// Aggregates for one backend over a set of instances.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Aggregate {
-    pub instances: usize,
-    pub solved: usize,
-    pub unknown: usize,
-    pub median_ms: Option<f64>,
-    pub p95_ms: Option<f64>,
-    /// Median node count over solved instances, for backends that count nodes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub median_nodes: Option<f64>,
-}
-
-fn aggregate<'a>(rows: impl Iterator<Item = &'a RunRow>) -> Aggregate {
-    let rows: Vec<&RunRow> = rows.collect();
-    let times: Vec<f64> = rows.iter().filter_map(|r| r.time_ms).collect();
-    let nodes: Vec<f64> = rows
-        .iter()
-        .filter(|r| r.time_ms.is_some())
-        .filter_map(|r| r.nodes.map(|n| n as f64))
-        .collect();
-    Aggregate {
-        instances: rows.len(),
-        solved: times.len(),
-        unknown: rows.len() - times.len(),
-        median_ms: stats::median(&times),
-        p95_ms: stats::nearest_rank(&times, 95.0),
-        median_nodes: stats::median(&nodes),
+/// One instance on one backend under the protocol: a first call, then (if it decided
+/// quickly) warm-ups and timed calls.
+fn timed(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    options: &RaceOptions,
+) -> Result<backend::Report, BackendError> {
+    let first = backend::run(instance, backend, request)?;
+    if first.status == Status::Unknown || options.repeat == 0 || first.time >= options.repeat_below
+    {
+        return Ok(first);
     }
+    backend::run_repeated(instance, backend, request, options.repeat)
 }
-
-/// `summary.json`: per backend overall, and per workload file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Summary {
-    pub backends: BTreeMap<String, Aggregate>,
-    pub workloads: BTreeMap<String, BTreeMap<String, Aggregate>>,
-    pub limit: usize,
-    pub repeat: u32,
-    pub timeout_s: Option<f64>,
-}
-
-/// Aggregates rows per backend, overall and per workload.
-pub fn summarize(rows: &[RunRow], options: &RaceOptions) -> Summary {
-    let mut backends = BTreeMap::new();
-    let mut workloads: BTreeMap<String, BTreeMap<String, Aggregate>> = BTreeMap::new();
-    let names: Vec<&String> = {
-        let mut v: Vec<&String> = rows.iter().map(|r| &r.backend).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let files: Vec<&String> = {
-        let mut v: Vec<&String> = rows.iter().map(|r| &r.workload).collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    for name in &names {
-        backends.insert(
-            name.to_string(),
-            aggregate(rows.iter().filter(|r| &&r.backend == name)),
-        );
-        for file in &files {
-            workloads.entry(file.to_string()).or_default().insert(
-                name.to_string(),
-                aggregate(
-                    rows.iter()
-                        .filter(|r| &&r.backend == name && &&r.workload == file),
-                ),
-            );
-        }
-    }
-    Summary {
-        backends,
-        workloads,
-        limit: options.limit,
-        repeat: options.repeat,
-        timeout_s: options.timeout.map(|t| t.as_secs_f64()),
-    }
-}
-
-/// A slice of a campaign: shard `index` (1-based) of `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// Parses `i/n` with 1 <= i <= n.
-    ///
-    /// # Errors
-    /// Anything else, with a message saying what was expected.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("`{text}` is not a shard: expected i/n with 1 <= i <= n, e.g. 2/8");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Keeps this shard's instances: the k-th instance of the whole campaign (all
-    /// workloads in order) belongs to shard `k mod n + 1`, so shards are balanced across
-    /// workloads and together cover every instance exactly once.
-    pub fn select(&self, workloads: Vec<(String, Vec<Instance>)>) -> Vec<(String, Vec<Instance>)> {
-        let mut k = 0usize;
-        workloads
-            .into_iter()
-            .map(|(file, instances)| {
-                let kept = instances
-                    .into_iter()
-                    .filter(|_| {
-                        let mine = k % self.count == self.index - 1;
-                        k += 1;
-                        mine
-                    })
-                    .collect();
-                (file, kept)
-            })
-            .collect()
-    }
-}
-
-/// Reads the rows of a `runs.csv` written by [`write_runs_csv`] (to merge shards).
-///
-/// # Errors
-/// A file that is not such a table.
-pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunRow>, String> {
-    let mut reader = csv::Reader::from_reader(input);
-    let mut rows = Vec::new();
-    for (k, record) in reader.records().enumerate() {
-        let line = k + 2;
-        let r = record.map_err(|e| format!("{origin}: line {line}: {e}"))?;
-        if r.len() != 8 {
-            return Err(format!(
-                "{origin}: line {line}: expected 8 fields, found {}",
-                r.len()
-            ));
-        }
-        let status = match &r[3] {
-            "sat" => Status::Sat,
-            "unique" => Status::Unique,
-            "multiple" => Status::Multiple,
-            "unsat" => Status::Unsat,
-            "unknown" => Status::Unknown,
-            other => return Err(format!("{origin}: line {line}: unknown status `{other}`")),
-        };
-        let number = |field: &str, what: &str| -> Result<Option<f64>, String> {
-            if field.is_empty() {
-                Ok(None)
-            } else {
-                field
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("{origin}: line {line}: bad {what} `{field}`"))
-            }
-        };
-        rows.push(RunRow {
-            workload: r[0].to_string(),
-            instance: r[1].to_string(),
-            backend: r[2].to_string(),
-            status,
-            complete: &r[4] == "true",
-            time_ms: number(&r[5], "time")?,
-            nodes: number(&r[6], "node count")?.map(|n| n as u64),
-            solutions: number(&r[7], "solution count")?.map_or(0, |n| n as usize),
-        });
-    }
-    Ok(rows)
-}
-
-/// `runs.csv`, one row per instance and backend.
-///
-/// # Errors
-/// The writer fails.
-pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), csv::Error> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "workload",
-        "instance",
-        "backend",
-        "status",
-        "complete",
-        "time_ms",
-        "nodes",
-        "solutions",
-    ])?;
-    for r in rows {
-        w.write_record([
-            r.workload.clone(),
-            r.instance.clone(),
-            r.backend.clone(),
-            r.status.name().to_string(),
-            r.complete.to_string(),
-            r.time_ms.map(|t| format!("{t:.4}")).unwrap_or_default(),
-            r.nodes.map(|n| n.to_string()).unwrap_or_default(),
-            r.solutions.to_string(),
-        ])?;
-    }
-    w.flush()?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,11 +263,16 @@ mod tests {
             workload: "w".into(),
             instance: "i".into(),
             backend: backend.into(),
+            rows: 6,
+            cols: 6,
+            limit: 1,
             status,
             complete: true,
             time_ms: time,
             nodes: Some(1),
+            forced: None,
             solutions: 1,
+            error: None,
         }
     }
 
@@ -382,12 +283,7 @@ mod tests {
             row("a", Status::Unknown, None),
             row("a", Status::Sat, Some(3.0)),
         ];
-        let options = RaceOptions {
-            limit: 1,
-            repeat: 1,
-            timeout: None,
-        };
-        let s = summarize(&rows, &options);
+        let s = summarize(&rows, Some(1), None);
         let a = &s.backends["a"];
         assert_eq!((a.instances, a.solved, a.unknown), (3, 2, 1));
         assert_eq!(a.median_ms, Some(2.0));
