@@ -47,12 +47,31 @@ enum Command {
     Verify(VerifyArgs),
     /// Write the compiled model of each instance.
     Emit(EmitArgs),
-    /// Write planted instances (random tiling, holes, clues from the tiling) as JSON Lines.
+    /// Write planted, unique or adversarial unsatisfiable instances as JSON Lines.
     Generate(GenerateArgs),
-    /// Race backends on workloads under one timing protocol; write runs.csv and summary.json.
+    /// Race backends on workloads under one timing protocol; write tables and plots.
     Race(RaceArgs),
+    /// Draw a board, and a solution over it, as text or as an SVG picture.
+    Show(ShowArgs),
     /// List the available backends.
     Backends,
+}
+
+#[derive(Debug, Args)]
+struct ShowArgs {
+    /// Instance file (or a workload, with --instance to pick one board).
+    file: String,
+    /// Solution file to draw over the board; it must pass the verifier.
+    solution: Option<String>,
+    /// Draw the first solution the native search finds (instead of a solution file).
+    #[arg(long, conflicts_with = "solution")]
+    solve: bool,
+    /// The board of a workload to draw, by name.
+    #[arg(long)]
+    instance: Option<String>,
+    /// Write an SVG picture to this file instead of drawing text on standard output.
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -64,7 +83,8 @@ struct RaceArgs {
     /// slice k mod n + 1, so n machines together run every instance exactly once.
     #[arg(long, value_parser = dominofit::race::Shard::parse)]
     shard: Option<dominofit::race::Shard>,
-    /// Combine the runs.csv files of shards (given in place of workloads) into one report.
+    /// Combine the runs.csv files of shards (given in place of workloads) into one report,
+    /// stopping on contradictory answers between them.
     #[arg(long, conflicts_with = "shard")]
     merge: bool,
     /// Comma-separated backend names (see `dominofit backends`).
@@ -79,7 +99,11 @@ struct RaceArgs {
     /// Time limit per call in seconds; an instance stopped by it is capped (unknown).
     #[arg(long, value_parser = parse_seconds)]
     timeout: Option<Duration>,
-    /// Directory for runs.csv and summary.json (created if missing).
+    /// A first call taking at least this many seconds is timed once, not repeated.
+    #[arg(long, value_parser = parse_seconds, default_value = "1")]
+    repeat_below: Duration,
+    /// Directory for runs.csv, summary.json, summary.md, cactus.svg and size.svg
+    /// (created if missing; each file written whole or not at all).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Cardinality encoding for SAT backends.
@@ -190,6 +214,19 @@ struct EmitArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Planted boards (the default) take a random tiling, turn up to a fifth of its pieces into \
+holes and read the clues off the rest: they always have a solution, often several.
+
+--unique keeps turning pieces of the planted tiling into holes, where it differs from \
+another solution, until a native uniqueness check finds only the planted one.
+
+--unsat moves dots between the clues of a planted board (keeping both totals), drops \
+candidates that clue inversion refutes (totals, integral margins, t_n = 0, cut and path \
+capacities, colour splits), proves the rest unsatisfiable by exhaustive native search, \
+and keeps the hardest of the first four proven.
+
+Every --unique and --unsat board is certified by an exhaustive run before it is written.")]
 struct GenerateArgs {
     #[arg(long)]
     rows: usize,
@@ -201,6 +238,15 @@ struct GenerateArgs {
     /// Seed of the random stream; the same seed gives the same instances.
     #[arg(long, default_value_t = 20260912)]
     seed: u64,
+    /// Boards with exactly one solution, for puzzle design.
+    #[arg(long, conflicts_with = "unsat")]
+    unique: bool,
+    /// Unsatisfiable boards that pass every cheap necessary check.
+    #[arg(long)]
+    unsat: bool,
+    /// Time limit in seconds of each certifying search (--unique, --unsat).
+    #[arg(long, value_parser = parse_seconds, default_value = "60")]
+    timeout: Duration,
     /// Output file (JSON Lines). Default: standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -234,6 +280,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Emit(args) => emit(args),
         Command::Generate(args) => generate(args),
         Command::Race(args) => race(args),
+        Command::Show(args) => show(args),
         Command::Backends => backends(),
     }
 }
@@ -262,7 +309,8 @@ fn backend_named(name: &str, encoding: Encoding) -> Result<Box<dyn Backend>> {
         .collect();
     names.extend(external::descriptors()?.into_keys());
     Err(UsageError(format!(
-        "unknown backend `{name}`; available: {} (see `dominofit backends`)",
+        "unknown backend `{name}`; available: {} (see `dominofit backends`), and \
+         NAME:ENCODING for SAT backends (e.g. varisat:sequential)",
         names.join(", ")
     ))
     .into())
@@ -485,12 +533,27 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
 }
 
 fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    use dominofit::design::{self, DesignOptions};
+    let options = DesignOptions {
+        timeout: args.timeout,
+        ..DesignOptions::default()
+    };
     let mut text = String::new();
+    let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
     for index in 0..args.count {
-        let (instance, _) = planted(args.rows, args.cols, args.seed, index)?;
+        let instance = if args.unique {
+            progress.show(index as usize, "certifying uniqueness");
+            design::unique(args.rows, args.cols, args.seed, index, &options)?.instance
+        } else if args.unsat {
+            progress.show(index as usize, "proving unsatisfiability");
+            design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
+        } else {
+            planted(args.rows, args.cols, args.seed, index)?.0
+        };
         text.push_str(&instance.to_json());
         text.push('\n');
     }
+    progress.clear();
     match &args.output {
         Some(path) => write_atomically(path, &text)?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
@@ -504,15 +567,18 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         limit: args.limit as usize,
         repeat: args.repeat,
         timeout: args.timeout,
+        repeat_below: args.repeat_below,
     };
-    let rows = if args.merge {
+    let (rows, summary) = if args.merge {
         let mut rows = Vec::new();
         for file in &args.workloads {
             let input =
                 std::fs::File::open(file).with_context(|| format!("{file}: cannot read"))?;
             rows.extend(race::read_runs_csv(input, file).map_err(anyhow::Error::msg)?);
         }
-        rows
+        race::check_agreement(&rows)?;
+        let summary = race::summarize(&rows, None, None);
+        (rows, summary)
     } else {
         let backends: Vec<Box<dyn Backend>> = args
             .backends
@@ -531,9 +597,14 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
             progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
         });
         progress.clear();
-        rows?
+        let rows = rows?;
+        let summary = race::summarize(
+            &rows,
+            Some(args.repeat),
+            args.timeout.map(|t| t.as_secs_f64()),
+        );
+        (rows, summary)
     };
-    let summary = race::summarize(&rows, &options);
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create directory {}", dir.display()))?;
@@ -542,26 +613,102 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         write_atomically(&dir.join("runs.csv"), &String::from_utf8_lossy(&csv))?;
         let json = serde_json::to_string_pretty(&summary)?;
         write_atomically(&dir.join("summary.json"), &(json + "\n"))?;
+        write_atomically(&dir.join("summary.md"), &race::markdown(&rows, &summary))?;
+        let what = match summary.limits.as_slice() {
+            [2] => "uniqueness check",
+            _ => "first solution",
+        };
+        write_atomically(
+            &dir.join("cactus.svg"),
+            &race::cactus_svg(&rows, &format!("Instances solved, {what}")),
+        )?;
+        write_atomically(
+            &dir.join("size.svg"),
+            &race::size_svg(&rows, &format!("Median time by board size, {what}")),
+        )?;
     }
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "{:<28} {:<16} {:>9} {:>7} {:>11} {:>11}",
-        "workload", "backend", "solved", "capped", "median ms", "P95 ms"
+        "{:<28} {:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
+        "workload", "backend", "solved", "capped", "errors", "median ms", "P95 ms"
     )?;
     let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
     for (file, per_backend) in &summary.workloads {
         for (name, a) in per_backend {
             writeln!(
                 stdout,
-                "{:<28} {name:<16} {:>9} {:>7} {:>11} {:>11}",
+                "{:<28} {name:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
                 file,
                 format!("{}/{}", a.solved, a.instances),
                 a.unknown,
+                a.errors,
                 ms(a.median_ms),
                 ms(a.p95_ms)
             )?;
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(args: ShowArgs) -> Result<ExitCode> {
+    let instances = read_instances(&args.file)?;
+    let instance = match (&args.instance, instances.as_slice()) {
+        (None, [one]) => one,
+        (None, many) => {
+            return Err(UsageError(format!(
+                "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
+                args.file,
+                many.len(),
+                many[0].name
+            ))
+            .into());
+        }
+        (Some(name), all) => all
+            .iter()
+            .find(|i| &i.name == name)
+            .with_context(|| format!("{} holds no board named `{name}`", args.file))?,
+    };
+    let solution = if let Some(file) = &args.solution {
+        let solutions = read_solutions(file)?;
+        let [solution] = <[_; 1]>::try_from(solutions).map_err(|s: Vec<_>| {
+            anyhow::anyhow!("{file} holds {} solutions; show draws one", s.len())
+        })?;
+        if let Err(violation) = verify(instance, &solution) {
+            bail!(
+                "{file} is not a solution of `{}`: {violation}",
+                instance.name
+            );
+        }
+        Some(solution)
+    } else if args.solve {
+        let request = Request {
+            limit: 1,
+            timeout: None,
+            families: None,
+        };
+        let report = backend::run(instance, &backend::native::Native::default(), &request)?;
+        match report.solutions.into_iter().next() {
+            Some(solution) => Some(solution),
+            None => bail!(
+                "`{}` has no solution ({})",
+                instance.name,
+                report.status.name()
+            ),
+        }
+    } else {
+        None
+    };
+    match &args.svg {
+        Some(path) => write_atomically(
+            path,
+            &dominofit::puzzle::svg::board_svg(instance, solution.as_ref()),
+        )?,
+        None => writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            draw(instance, solution.as_ref())
+        )?,
     }
     Ok(ExitCode::SUCCESS)
 }

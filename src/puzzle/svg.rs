@@ -1,0 +1,146 @@
+//! An SVG picture of a board as a player knows it: the grid, blocked cells filled,
+//! column clues above and row clues to the left, and each piece as a tile with its
+//! dots (one on a vertical piece's top cell, two on a horizontal piece's right cell).
+//!
+//! Hand-written: the picture is a few dozen shapes and must be the same bytes for the
+//! same board, so that it can be committed next to the README.
+
+use std::fmt::Write;
+
+use super::{Instance, Orientation, Solution};
+
+const CELL: usize = 40;
+const MARGIN: usize = 36;
+const INSET: f64 = 3.5;
+const DOT: f64 = 4.5;
+
+/// Draws `instance`, and `solution` over it when given. The caller checks the solution
+/// first (pieces off the board are skipped, not drawn).
+pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
+    let (m, n) = (instance.rows, instance.cols);
+    let (width, height) = (MARGIN + n * CELL + 8, MARGIN + m * CELL + 8);
+    let x = |c: usize| (MARGIN + c * CELL) as f64;
+    let y = |r: usize| (MARGIN + r * CELL) as f64;
+    let cell = CELL as f64;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="16">"#
+    );
+    let _ = writeln!(svg, "<title>{}</title>", escape(&instance.name));
+    let _ = writeln!(
+        svg,
+        r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#f4efe6"/>"##,
+        x(0),
+        y(0),
+        n * CELL,
+        m * CELL
+    );
+    for (r, c) in instance.blocked_cells() {
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{}" y="{}" width="{cell}" height="{cell}" fill="#3b3b3b"/>"##,
+            x(c),
+            y(r)
+        );
+    }
+    for r in 0..=m {
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#b9b0a0"/>"##,
+            x(0),
+            y(r),
+            x(n),
+            y(r)
+        );
+    }
+    for c in 0..=n {
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#b9b0a0"/>"##,
+            x(c),
+            y(0),
+            x(c),
+            y(m)
+        );
+    }
+    for (c, clue) in instance.col_clues.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{clue}</text>"#,
+            x(c) + cell / 2.0,
+            MARGIN - 12
+        );
+    }
+    for (r, clue) in instance.row_clues.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{:.1}" text-anchor="end">{clue}</text>"#,
+            MARGIN - 10,
+            y(r) + cell / 2.0 + 6.0
+        );
+    }
+    for piece in solution.into_iter().flat_map(Solution::pieces) {
+        let (r2, c2) = piece.other_cell();
+        if r2 >= m || c2 >= n {
+            continue;
+        }
+        let (w, h) = match piece.orientation {
+            Orientation::Vertical => (cell, 2.0 * cell),
+            Orientation::Horizontal => (2.0 * cell, cell),
+        };
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="6" fill="#fffdf8" stroke="#2b2b2b" stroke-width="1.5"/>"##,
+            x(piece.col) + INSET,
+            y(piece.row) + INSET,
+            w - 2.0 * INSET,
+            h - 2.0 * INSET
+        );
+        // The seam between the two halves.
+        let (sx1, sy1, sx2, sy2) = match piece.orientation {
+            Orientation::Vertical => (
+                x(piece.col) + 2.0 * INSET,
+                y(r2),
+                x(piece.col) + cell - 2.0 * INSET,
+                y(r2),
+            ),
+            Orientation::Horizontal => (
+                x(c2),
+                y(piece.row) + 2.0 * INSET,
+                x(c2),
+                y(piece.row) + cell - 2.0 * INSET,
+            ),
+        };
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{sx1:.1}" y1="{sy1:.1}" x2="{sx2:.1}" y2="{sy2:.1}" stroke="#c8c0b0"/>"##
+        );
+        let dots: Vec<(f64, f64)> = match piece.orientation {
+            Orientation::Vertical => vec![(x(piece.col) + cell / 2.0, y(piece.row) + cell / 2.0)],
+            Orientation::Horizontal => vec![
+                (x(c2) + cell / 3.0, y(piece.row) + cell / 2.0),
+                (x(c2) + 2.0 * cell / 3.0, y(piece.row) + cell / 2.0),
+            ],
+        };
+        for (cx, cy) in dots {
+            let _ = writeln!(
+                svg,
+                r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{DOT}" fill="#2b2b2b"/>"##
+            );
+        }
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Escapes text for SVG (XML) content.
+pub(crate) fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
