@@ -369,3 +369,162 @@ fn a_timed_out_uniqueness_check_is_unknown() {
         assert_eq!(v["complete"], false, "{line}");
     }
 }
+
+#[test]
+fn show_draws_boards_as_svg_and_refuses_wrong_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("board.svg");
+    dominofit()
+        .args(["show", OBSERVED_8X8, SOLUTION_8X8, "--svg"])
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+    // 29 pieces: one rounded tile each; dots: one per vertical, two per horizontal.
+    assert_eq!(svg.matches(r#"rx="6""#).count(), 29);
+    // The committed README picture is exactly what `show` draws.
+    let committed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/observed/8x8.solution.svg"
+    );
+    assert_eq!(svg, std::fs::read_to_string(committed).unwrap());
+    // A solution for another board is refused, and nothing is written.
+    let six = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/observed/6x6.solution.json"
+    );
+    let refused = dir.path().join("refused.svg");
+    dominofit()
+        .args(["show", OBSERVED_8X8, six, "--svg"])
+        .arg(&refused)
+        .assert()
+        .code(1)
+        .stderr(contains("is not a solution"));
+    assert!(!refused.exists());
+    // A workload needs --instance.
+    let workload = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed.jsonl");
+    dominofit()
+        .args(["show", workload])
+        .assert()
+        .code(2)
+        .stderr(contains("--instance"));
+    dominofit()
+        .args(["show", workload, "--instance", "observed-7x7", "--solve"])
+        .assert()
+        .success()
+        .stdout(contains("·──2"));
+}
+
+#[test]
+fn generated_unsat_and_unique_boards_keep_their_promise() {
+    dominofit()
+        .args([
+            "generate", "--unsat", "--rows", "8", "--cols", "8", "--count", "3",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::function(|s: &str| s.lines().count() == 3));
+    let unsat = dominofit()
+        .args([
+            "generate", "--unsat", "--rows", "8", "--cols", "8", "--count", "3",
+        ])
+        .output()
+        .unwrap()
+        .stdout;
+    dominofit()
+        .args(["solve", "-", "--format", "json", "--backend", "varisat"])
+        .write_stdin(unsat)
+        .assert()
+        .success()
+        .stdout(contains(r#""status":"unsat""#).count(3));
+    let unique = dominofit()
+        .args([
+            "generate", "--unique", "--rows", "9", "--cols", "7", "--count", "3",
+        ])
+        .output()
+        .unwrap()
+        .stdout;
+    dominofit()
+        .args(["count", "-", "--format", "json", "--backend", "dp"])
+        .write_stdin(unique)
+        .assert()
+        .success()
+        .stdout(contains(r#""count":"1""#).count(3));
+}
+
+#[test]
+fn dp_counts_long_boards_as_decimal_strings() {
+    let board = dominofit()
+        .args([
+            "generate", "--open", "--rows", "4", "--cols", "400", "--seed", "3",
+        ])
+        .output()
+        .unwrap()
+        .stdout;
+    let out = dominofit()
+        .args(["count", "-", "--backend", "dp", "--format", "json"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let count = json["count"].as_str().unwrap();
+    // Beyond 2^128 (39 digits), still exact digits.
+    assert!(
+        count.len() > 39 && count.bytes().all(|b| b.is_ascii_digit()),
+        "{count}"
+    );
+    assert_eq!(json["complete"], true);
+    // Too wide for the DP: one clear refusal with the estimate, exit 1.
+    let stress = concat!(env!("CARGO_MANIFEST_DIR"), "/models/stress.jsonl");
+    dominofit()
+        .args(["count", stress, "--backend", "dp"])
+        .assert()
+        .code(1)
+        .stderr(contains("estimated at up to"))
+        .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+}
+
+#[test]
+fn race_writes_tables_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed.jsonl");
+    dominofit()
+        .args([
+            "race",
+            workload,
+            "--backends",
+            "native,varisat:sequential",
+            "--repeat",
+            "1",
+        ])
+        .args(["--limit", "2", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(contains("varisat:sequential"));
+    for file in [
+        "runs.csv",
+        "summary.json",
+        "summary.md",
+        "cactus.svg",
+        "size.svg",
+    ] {
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        assert!(!text.is_empty(), "{file}");
+    }
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(md.contains("| observed-8x8 | native | unique |"), "{md}");
+    // Merging the shard's runs.csv with itself agrees and reproduces the table.
+    let runs = dir.path().join("runs.csv");
+    let merged = dir.path().join("merged");
+    dominofit()
+        .args(["race", "--merge"])
+        .arg(&runs)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success();
+    assert!(merged.join("summary.md").exists());
+}

@@ -5,6 +5,7 @@
 //! FORMAT.md status table live here, once, so that no backend can report a status its
 //! evidence does not support.
 
+pub mod dp;
 pub mod external;
 pub mod ilp;
 pub mod native;
@@ -12,6 +13,7 @@ pub mod sat;
 
 use std::time::{Duration, Instant};
 
+use num_bigint::BigUint;
 use serde::Serialize;
 
 use crate::model::{self, Families, Model, PlacementId};
@@ -83,6 +85,9 @@ pub struct Counters {
     pub constraints: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
+    /// Largest layer of a dynamic program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<u64>,
 }
 
 /// The end of one backend run.
@@ -130,6 +135,21 @@ pub trait Backend {
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError>;
+
+    /// Counts solutions without enumerating them, for backends that can (the frontier
+    /// DP); `None` means count by enumeration through [`Backend::solve`].
+    fn count(&self, _model: &Model, _budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
+        None
+    }
+}
+
+/// A count from a backend that counts directly.
+#[derive(Debug, Clone)]
+pub struct ExactCount {
+    /// Exact when `ending` is `Exhausted`, otherwise a lower bound.
+    pub count: BigUint,
+    pub ending: Ending,
+    pub counters: Counters,
 }
 
 /// The FORMAT.md statuses.
@@ -336,7 +356,7 @@ pub struct CountReport {
     pub name: String,
     pub backend: String,
     /// Exact when `complete`, otherwise a lower bound.
-    pub count: u128,
+    pub count: BigUint,
     pub complete: bool,
     pub time: Duration,
     pub counters: Counters,
@@ -363,12 +383,25 @@ pub fn count(
         return Ok(CountReport {
             name: instance.name.clone(),
             backend: backend.name().to_string(),
-            count: 0,
+            count: BigUint::default(),
             complete: true,
             time: start.elapsed(),
             counters: Counters::default(),
             ending: Ending::Exhausted,
             reason: Some(reason.to_string()),
+        });
+    }
+    if let Some(counted) = backend.count(&model, &budget) {
+        let counted = counted?;
+        return Ok(CountReport {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            count: counted.count,
+            complete: counted.ending == Ending::Exhausted,
+            time: start.elapsed(),
+            counters: counted.counters,
+            ending: counted.ending,
+            reason: None,
         });
     }
     let mut total: u128 = 0;
@@ -390,7 +423,7 @@ pub fn count(
     Ok(CountReport {
         name: instance.name.clone(),
         backend: backend.name().to_string(),
-        count: total,
+        count: BigUint::from(total),
         complete: outcome.ending == Ending::Exhausted,
         time: start.elapsed(),
         counters: outcome.counters,
@@ -418,6 +451,7 @@ impl Default for BackendOptions {
 pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
     match name {
         "native" => Some(Box::new(native::Native::default())),
+        "dp" => Some(Box::new(dp::Dp::default())),
         "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
         "microlp" => Some(Box::new(ilp::Ilp::MICROLP)),
         #[cfg(feature = "highs")]
@@ -499,6 +533,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "native",
         "the model's quota families (propagation and search)",
+    ),
+    (
+        "dp",
+        "the cut quotas u and t (frontier dynamic program: exact counts, narrow boards)",
     ),
     (
         "varisat",

@@ -16,7 +16,7 @@ use dominofit::backend::{self, Backend, BackendOptions, Request, Status, externa
 use dominofit::encode::Encoding;
 use dominofit::lower::{cnf, dimacs, lp, mcc, opb};
 use dominofit::model::{self, Families};
-use dominofit::puzzle::generate::planted;
+use dominofit::puzzle::generate::{planted, planted_open};
 use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
 use dominofit::puzzle::{Instance, draw::draw};
@@ -244,6 +244,9 @@ struct GenerateArgs {
     /// Unsatisfiable boards that pass every cheap necessary check.
     #[arg(long)]
     unsat: bool,
+    /// Planted boards without holes: every cell open, clues from a random tiling.
+    #[arg(long, conflicts_with_all = ["unique", "unsat"])]
+    open: bool,
     /// Time limit in seconds of each certifying search (--unique, --unsat).
     #[arg(long, value_parser = parse_seconds, default_value = "60")]
     timeout: Duration,
@@ -547,6 +550,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
         } else if args.unsat {
             progress.show(index as usize, "proving unsatisfiability");
             design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
+        } else if args.open {
+            planted_open(args.rows, args.cols, args.seed, index)?.0
         } else {
             planted(args.rows, args.cols, args.seed, index)?.0
         };

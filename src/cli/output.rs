@@ -69,6 +69,9 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
     if let Some(forced) = counters.forced {
         parts.push(format!("{forced} forced at the root"));
     }
+    if let Some(states) = counters.states {
+        parts.push(format!("peak of {states} frontier states"));
+    }
     parts.join(", ")
 }
 
@@ -132,7 +135,11 @@ pub fn count_text(report: &CountReport) -> String {
         "{}: {bound}{} solution{} ({}, {})",
         report.name,
         report.count,
-        if report.count == 1 { "" } else { "s" },
+        if report.count == num_bigint::BigUint::from(1u8) {
+            ""
+        } else {
+            "s"
+        },
         report.backend,
         summary_tail(report.time, &report.counters)
     );

@@ -48,6 +48,31 @@ pub fn planted(
     seed: u64,
     index: u64,
 ) -> Result<(Instance, Solution), GenerateError> {
+    plant(rows, cols, seed, index, true)
+}
+
+/// Like [`planted`] but with no piece removed: every cell open (but the last of an
+/// odd board), the clues of a random tiling. These are the long open boards where
+/// solutions are counted in the millions and beyond.
+///
+/// # Errors
+/// Empty or oversized boards.
+pub fn planted_open(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+) -> Result<(Instance, Solution), GenerateError> {
+    plant(rows, cols, seed, index, false)
+}
+
+fn plant(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    holes: bool,
+) -> Result<(Instance, Solution), GenerateError> {
     if rows == 0 || cols == 0 {
         return Err(GenerateError::Empty { rows, cols });
     }
@@ -84,7 +109,7 @@ pub fn planted(
         .collect();
 
     // Remove a uniform number of pieces, at most a fifth, chosen uniformly.
-    let removable = pieces.len() as u64 / 5;
+    let removable = if holes { pieces.len() as u64 / 5 } else { 0 };
     let remove = below(&mut rng, removable + 1) as usize;
     for k in 0..remove {
         let pick = k + below(&mut rng, (pieces.len() - k) as u64) as usize;
@@ -96,7 +121,8 @@ pub fn planted(
         blocked[r2 * cols + c2] = true;
     }
     let kept = Solution::from_pieces(pieces[remove..].iter().copied());
-    let name = format!("planted-{rows}x{cols}-s{seed}-{}", index + 1);
+    let kind = if holes { "planted" } else { "open" };
+    let name = format!("{kind}-{rows}x{cols}-s{seed}-{}", index + 1);
     let instance = with_clues_of(name, rows, cols, blocked, &kept);
     Ok((instance, kept))
 }

@@ -1,0 +1,332 @@
+//! The `dp` backend: exact counting by the frontier dynamic program (Section 5.1),
+//! with witnesses recovered backwards through the sweep.
+//!
+//! Counting by enumeration stops at a few million solutions; the dynamic program
+//! counts in time proportional to its state space, however many tilings there are,
+//! so it answers long narrow boards with astronomically many solutions. Its state
+//! space grows like `2^width` times the cut budgets, so it is for narrow boards: it
+//! sweeps the orientation with the smaller estimate, and refuses, with the estimate,
+//! a board whose states would not fit the memory limit instead of being killed.
+
+mod estimate;
+pub mod frontier;
+
+use num_bigint::BigUint;
+use rustc_hash::FxHashMap;
+
+use crate::backend::{
+    Backend, BackendError, Budget, Control, Counters, Ending, ExactCount, Outcome,
+};
+use crate::model::{Families, Family, Model, PlacementId};
+use crate::puzzle::Piece;
+
+pub use estimate::{Estimate, estimate};
+use frontier::{CutProblem, Stop, Sweep, sweep, transpose_piece, witnesses};
+
+/// Which way to sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// The orientation with the smaller state estimate (rows on a tie).
+    #[default]
+    Auto,
+    /// Row by row, as the board is given.
+    Rows,
+    /// Column by column: the transposed cut problem.
+    Columns,
+}
+
+/// Bytes a state costs, counted generously: the hash-map key and count and the
+/// table's slack (a kept layer's key costs less, and is counted the same).
+pub const BYTES_PER_STATE: u64 = 64;
+
+/// The frontier DP backend.
+#[derive(Debug, Clone)]
+pub struct Dp {
+    pub orientation: Orientation,
+    /// Memory the states may take, in bytes.
+    pub memory_limit: u64,
+}
+
+impl Default for Dp {
+    fn default() -> Self {
+        Dp {
+            orientation: Orientation::Auto,
+            memory_limit: default_memory_limit(),
+        }
+    }
+}
+
+/// Half the memory available now (from `/proc/meminfo` where there is one), at most
+/// 8 GiB; 2 GiB when it cannot be read.
+fn default_memory_limit() -> u64 {
+    const GIB: u64 = 1 << 30;
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|rest| {
+                    rest.trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                })
+                .map(|kib| kib * 1024)
+        });
+    available.map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+}
+
+/// The widest sweep a `u64` mask holds (with a spare bit for the cell past the end).
+const MAX_WIDTH: usize = 63;
+
+impl Dp {
+    fn refuse(&self, reason: String) -> BackendError {
+        BackendError::Unsupported {
+            backend: "dp".to_string(),
+            reason,
+        }
+    }
+
+    /// The cut problem of the model, in the orientation to sweep, and whether it is
+    /// transposed.
+    fn problem(&self, model: &Model) -> Result<(CutProblem, bool), BackendError> {
+        if model.families == Families::Raw {
+            return Err(self.refuse(
+                "the frontier DP works on the cut quotas u and t; `--families raw` is for the \
+                 SAT and ILP lowerings"
+                    .to_string(),
+            ));
+        }
+        let (m, n) = (model.rows, model.cols);
+        let mut open = vec![false; m * n];
+        for cover in &model.covers {
+            open[(cover.row - 1) * n + (cover.col - 1)] = true;
+        }
+        let (mut u, mut t) = (vec![0u32; m], vec![0u32; n]);
+        for g in &model.quotas {
+            match g.family {
+                Family::U => u[g.index - 1] = g.quota,
+                Family::T => t[g.index - 1] = g.quota,
+                _ => {}
+            }
+        }
+        let rows = CutProblem {
+            rows: m,
+            cols: n,
+            open,
+            u,
+            t,
+        };
+        let by_rows = estimate(&rows);
+        let transposed = rows.transposed();
+        let by_cols = estimate(&transposed);
+        let (problem, flipped, chosen) = match self.orientation {
+            Orientation::Rows => (rows, false, by_rows),
+            Orientation::Columns => (transposed, true, by_cols),
+            Orientation::Auto if by_cols.live_states < by_rows.live_states => {
+                (transposed, true, by_cols)
+            }
+            Orientation::Auto => (rows, false, by_rows),
+        };
+        if problem.cols > MAX_WIDTH {
+            return Err(self.refuse(format!(
+                "the sweep would be {} cells wide; the frontier DP takes at most {MAX_WIDTH} \
+                 (it is for narrow boards)",
+                problem.cols
+            )));
+        }
+        let bytes = chosen.live_states * BYTES_PER_STATE as f64;
+        if bytes > self.memory_limit as f64 {
+            return Err(self.refuse(format!(
+                "its state space is estimated at up to {:.3e} states (about {}) sweeping by \
+                 {}, more than the memory limit of {}; the DP is for narrow boards",
+                chosen.live_states,
+                human_bytes(bytes),
+                if flipped { "columns" } else { "rows" },
+                human_bytes(self.memory_limit as f64)
+            )));
+        }
+        Ok((problem, flipped))
+    }
+
+    fn max_states(&self) -> u64 {
+        self.memory_limit / BYTES_PER_STATE
+    }
+
+    /// Runs the sweep, in machine integers first and again in arbitrary precision
+    /// if the count outgrows them.
+    fn count_exactly(
+        &self,
+        problem: &CutProblem,
+        budget: &Budget,
+        keep_layers: bool,
+    ) -> Result<(Result<Sweep<BigUint>, Stop>, u64), BackendError> {
+        match sweep::<u128>(problem, budget, self.max_states(), keep_layers) {
+            Ok(s) => {
+                let peak = s.peak_states;
+                Ok((Ok(s.map_count(BigUint::from)), peak))
+            }
+            Err(Stop::Overflow) => {
+                let result = sweep::<BigUint>(problem, budget, self.max_states(), keep_layers);
+                let peak = result.as_ref().map_or(0, |s| s.peak_states);
+                Ok((result, peak))
+            }
+            Err(stop) => Ok((Err(stop), 0)),
+        }
+    }
+
+    fn stopped(&self, stop: Stop) -> Result<Ending, BackendError> {
+        match stop {
+            Stop::Deadline => Ok(Ending::Timeout),
+            Stop::Memory { states } => Err(self.refuse(format!(
+                "the sweep outgrew the memory limit of {} ({} live states); the estimate was \
+                 optimistic for this board",
+                human_bytes(self.memory_limit as f64),
+                states
+            ))),
+            Stop::Overflow => Err(BackendError::Failed {
+                backend: "dp".to_string(),
+                message: "an arbitrary-precision count overflowed".to_string(),
+            }),
+        }
+    }
+}
+
+fn human_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+fn counters(peak: u64) -> Counters {
+    Counters {
+        states: Some(peak),
+        ..Counters::default()
+    }
+}
+
+impl Backend for Dp {
+    fn name(&self) -> &str {
+        "dp"
+    }
+
+    fn default_families(&self) -> Families {
+        Families::Minimal
+    }
+
+    fn solve(
+        &self,
+        model: &Model,
+        _limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        // A counting pass first: it needs two layers only, says whether there is
+        // anything to recover, and measures exactly what keeping every layer costs.
+        let (problem, flipped) = self.problem(model)?;
+        let (counted, peak) = self.count_exactly(&problem, budget, false)?;
+        let counted = match counted {
+            Ok(s) => s,
+            Err(stop) => {
+                return Ok(Outcome {
+                    ending: self.stopped(stop)?,
+                    counters: counters(peak),
+                });
+            }
+        };
+        if counted.count == BigUint::default() {
+            return Ok(Outcome {
+                ending: Ending::Exhausted,
+                counters: counters(peak),
+            });
+        }
+        if counted.all_states > self.max_states() {
+            return Err(self.refuse(format!(
+                "recovering a tiling keeps every layer of the sweep: {} states (about {}), \
+                 more than the memory limit of {}; `dominofit count --backend dp` needs only \
+                 {} states",
+                counted.all_states,
+                human_bytes((counted.all_states * BYTES_PER_STATE) as f64),
+                human_bytes(self.memory_limit as f64),
+                2 * peak
+            )));
+        }
+        let (result, peak) = self.count_exactly(&problem, budget, true)?;
+        let swept = match result {
+            Ok(s) => s,
+            Err(stop) => {
+                return Ok(Outcome {
+                    ending: self.stopped(stop)?,
+                    counters: counters(peak),
+                });
+            }
+        };
+        let ids: FxHashMap<Piece, PlacementId> = model
+            .placements
+            .iter()
+            .enumerate()
+            .map(|(id, &p)| (p, id as PlacementId))
+            .collect();
+        let mut stopped = false;
+        let mut missing = None;
+        let mut tiling: Vec<PlacementId> = Vec::new();
+        witnesses(&problem, &swept, &mut |pieces| {
+            tiling.clear();
+            for &p in pieces {
+                let p = if flipped { transpose_piece(p) } else { p };
+                match ids.get(&p) {
+                    Some(&id) => tiling.push(id),
+                    None => {
+                        missing = Some(p);
+                        return false;
+                    }
+                }
+            }
+            tiling.sort_unstable();
+            if sink(&tiling) == Control::Stop {
+                stopped = true;
+                return false;
+            }
+            true
+        });
+        if let Some(p) = missing {
+            return Err(BackendError::Failed {
+                backend: "dp".to_string(),
+                message: format!("a witness used a piece the model does not have: {p:?}"),
+            });
+        }
+        Ok(Outcome {
+            ending: if stopped {
+                Ending::Stopped
+            } else {
+                Ending::Exhausted
+            },
+            counters: counters(peak),
+        })
+    }
+
+    fn count(&self, model: &Model, budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
+        Some((|| {
+            let (problem, _) = self.problem(model)?;
+            let (result, peak) = self.count_exactly(&problem, budget, false)?;
+            Ok(match result {
+                Ok(s) => ExactCount {
+                    count: s.count,
+                    ending: Ending::Exhausted,
+                    counters: counters(peak),
+                },
+                Err(stop) => ExactCount {
+                    count: BigUint::default(),
+                    ending: self.stopped(stop)?,
+                    counters: counters(peak),
+                },
+            })
+        })())
+    }
+}
