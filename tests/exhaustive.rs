@@ -28,6 +28,23 @@ fn run_all(cases: &[Case], label: &str) {
             ..SearchOptions::default()
         },
     };
+    // The matching filter on its own (no colour or capacity check to lean on), and on
+    // top of everything else.
+    let matching_alone = Native {
+        options: SearchOptions {
+            matching: true,
+            colour_balance: false,
+            path_capacity: false,
+            failure_cache: false,
+            ..SearchOptions::default()
+        },
+    };
+    let matching = Native {
+        options: SearchOptions {
+            matching: true,
+            ..SearchOptions::default()
+        },
+    };
     let full = Native::default();
     let mut comparisons = 0;
     for case in cases {
@@ -36,6 +53,8 @@ fn run_all(cases: &[Case], label: &str) {
         }
         comparisons += check(case, &plain, Families::All);
         comparisons += check(case, &eager, Families::All);
+        comparisons += check(case, &matching_alone, Families::Minimal);
+        comparisons += check(case, &matching, Families::Colour);
     }
     let solutions: usize = cases.iter().map(|c| c.expected.len()).sum();
     println!(

@@ -30,8 +30,24 @@ fn configurations() -> Vec<(&'static str, Native)> {
         component_limit: 3,
         ..SearchOptions::default()
     };
+    let matching = SearchOptions {
+        matching: true,
+        ..SearchOptions::default()
+    };
+    let matching_alone = SearchOptions {
+        matching: true,
+        colour_balance: false,
+        ..SearchOptions::default()
+    };
     vec![
         ("default", Native::default()),
+        ("matching", Native { options: matching }),
+        (
+            "matching-alone",
+            Native {
+                options: matching_alone,
+            },
+        ),
         ("plain", Native { options: plain }),
         ("eager", Native { options: eager }),
         (

@@ -85,6 +85,9 @@ pub struct Counters {
     pub constraints: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
+    /// Candidates deleted by the matching filter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filtered: Option<u64>,
     /// Largest layer of a dynamic program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub states: Option<u64>,
@@ -451,6 +454,12 @@ impl Default for BackendOptions {
 pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
     match name {
         "native" => Some(Box::new(native::Native::default())),
+        "native-matching" => Some(Box::new(native::Native {
+            options: native::SearchOptions {
+                matching: true,
+                ..native::SearchOptions::default()
+            },
+        })),
         "dp" => Some(Box::new(dp::Dp::default())),
         "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
         "microlp" => Some(Box::new(ilp::Ilp::MICROLP)),
@@ -533,6 +542,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "native",
         "the model's quota families (propagation and search)",
+    ),
+    (
+        "native-matching",
+        "the native search with Régin's matching filter at every propagation stall",
     ),
     (
         "dp",

@@ -8,6 +8,7 @@
 
 mod flow;
 mod layout;
+mod matching;
 mod search;
 
 use crate::backend::{Backend, BackendError, Budget, Control, Outcome};
@@ -23,7 +24,11 @@ pub struct Native {
 
 impl Backend for Native {
     fn name(&self) -> &str {
-        "native"
+        if self.options.matching {
+            "native-matching"
+        } else {
+            "native"
+        }
     }
 
     fn solve(

@@ -20,6 +20,7 @@ use rustc_hash::FxHashSet;
 
 use super::flow::Transport;
 use super::layout::Layout;
+use super::matching::{Filtered, Matching};
 use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 use crate::model::PlacementId;
 
@@ -50,6 +51,9 @@ pub struct SearchOptions {
     pub component_limit: usize,
     /// Most 64-bit words the failure cache may hold before it is cleared.
     pub cache_words: usize,
+    /// At propagation stalls, delete candidates in no perfect matching of the
+    /// uncovered cells (Régin's filter), and fail when there is no perfect matching.
+    pub matching: bool,
 }
 
 impl Default for SearchOptions {
@@ -64,6 +68,7 @@ impl Default for SearchOptions {
             restart_unit: 256,
             component_limit: 256,
             cache_words: 1 << 23,
+            matching: false,
         }
     }
 }
@@ -81,6 +86,14 @@ enum Component {
 
 /// A contradiction: the current state has no completion.
 struct Dead;
+
+/// What the matching filter did at a node.
+enum Filter {
+    Dead,
+    /// Candidates were deleted and propagated: look at the node again.
+    Changed,
+    Unchanged,
+}
 
 /// A branching point: the candidates for one cell and how far we got through them.
 struct Frame {
@@ -137,12 +150,14 @@ pub(super) struct Search<'a> {
     cache: FxHashSet<Box<[u64]>>,
     cache_words: usize,
     flow: Transport,
+    matcher: Matching,
     left_scratch: Vec<i32>,
     right_scratch: Vec<i32>,
     rng: u64,
     restarts: u64,
     nodes: u64,
     cache_hits: u64,
+    matching_deletions: u64,
 }
 
 impl<'a> Search<'a> {
@@ -175,12 +190,14 @@ impl<'a> Search<'a> {
             cache: FxHashSet::default(),
             cache_words: 0,
             flow: Transport::default(),
+            matcher: Matching::default(),
             left_scratch: Vec::new(),
             right_scratch: Vec::new(),
             rng: 0x2545_F491_4F6C_DD1D,
             restarts: 0,
             nodes: 0,
             cache_hits: 0,
+            matching_deletions: 0,
         }
     }
 
@@ -554,6 +571,7 @@ impl<'a> Search<'a> {
             forced: Some(forced),
             cache_hits: Some(self.cache_hits),
             restarts: Some(self.restarts),
+            filtered: self.options.matching.then_some(self.matching_deletions),
             ..Counters::default()
         }
     }
@@ -621,29 +639,45 @@ impl<'a> Search<'a> {
         let mut frames: Vec<Frame> = Vec::new();
         let mut first_free: usize = 0;
         loop {
-            // A settled node: every rule is at its fixed point.
-            if self.uncovered == 0 {
-                if self.quota.iter().all(|&q| q == 0) {
-                    found += 1;
-                    let control = if restarts {
-                        // A later run may reach a tiling an earlier run reported.
-                        let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
-                        tiling.sort_unstable();
-                        if reported.contains(&tiling) {
-                            Control::Continue
+            // A settled node: every rule is at its fixed point. The matching filter may
+            // delete candidates, after which the node is settled and looked at again.
+            let since = frames.last().map(|f| f.mark);
+            loop {
+                if self.uncovered == 0 {
+                    if self.quota.iter().all(|&q| q == 0) {
+                        found += 1;
+                        let control = if restarts {
+                            // A later run may reach a tiling an earlier run reported.
+                            let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
+                            tiling.sort_unstable();
+                            if reported.contains(&tiling) {
+                                Control::Continue
+                            } else {
+                                let control = sink(&tiling);
+                                reported.insert(tiling);
+                                control
+                            }
                         } else {
-                            let control = sink(&tiling);
-                            reported.insert(tiling);
-                            control
+                            sink(&self.chosen)
+                        };
+                        if control == Control::Stop {
+                            return Some(Ending::Stopped);
                         }
-                    } else {
-                        sink(&self.chosen)
-                    };
-                    if control == Control::Stop {
-                        return Some(Ending::Stopped);
                     }
+                    break;
                 }
-            } else if self.stall_checks_pass(frames.last().map(|f| f.mark)) {
+                if !self.stall_checks_pass(since) {
+                    failures += 1;
+                    break;
+                }
+                match self.matching_filter() {
+                    Filter::Dead => {
+                        failures += 1;
+                        break;
+                    }
+                    Filter::Changed => continue,
+                    Filter::Unchanged => {}
+                }
                 while self.covered[first_free] {
                     first_free += 1;
                 }
@@ -663,8 +697,7 @@ impl<'a> Search<'a> {
                 }
                 self.order_values(&mut frame, perturb);
                 frames.push(frame);
-            } else {
-                failures += 1;
+                break;
             }
 
             // Move to the next child: the next candidate of the deepest open frame.
@@ -743,6 +776,32 @@ impl<'a> Search<'a> {
         x ^= x << 17;
         self.rng = x;
         x
+    }
+
+    /// Régin's filter when it is switched on: deletes the candidates in no perfect
+    /// matching of the uncovered cells and settles the consequences.
+    fn matching_filter(&mut self) -> Filter {
+        if !self.options.matching {
+            return Filter::Unchanged;
+        }
+        match self.matcher.filter(self.lay, &self.active, &self.covered) {
+            Filtered::Dead => Filter::Dead,
+            Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
+            Filtered::Delete(doomed) => {
+                self.matching_deletions += doomed.len() as u64;
+                for p in doomed {
+                    if self.active[p as usize] && self.delete(p).is_err() {
+                        self.queue.clear();
+                        return Filter::Dead;
+                    }
+                }
+                if self.settle() {
+                    Filter::Changed
+                } else {
+                    Filter::Dead
+                }
+            }
+        }
     }
 
     /// The checks run when propagation stalls, before branching, on what changed since
