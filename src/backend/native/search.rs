@@ -54,6 +54,10 @@ pub struct SearchOptions {
     /// At propagation stalls, delete candidates in no perfect matching of the
     /// uncovered cells (Régin's filter), and fail when there is no perfect matching.
     pub matching: bool,
+    /// Run the matching filter only at nodes with at most this many open branching
+    /// frames above them: shallow nodes root the large subtrees where a pruned
+    /// candidate saves the most, and the filter costs a pass over the whole board.
+    pub matching_depth: usize,
 }
 
 impl Default for SearchOptions {
@@ -69,6 +73,7 @@ impl Default for SearchOptions {
             component_limit: 256,
             cache_words: 1 << 23,
             matching: false,
+            matching_depth: usize::MAX,
         }
     }
 }
@@ -670,7 +675,7 @@ impl<'a> Search<'a> {
                     failures += 1;
                     break;
                 }
-                match self.matching_filter() {
+                match self.matching_filter(frames.len()) {
                     Filter::Dead => {
                         failures += 1;
                         break;
@@ -780,8 +785,8 @@ impl<'a> Search<'a> {
 
     /// Régin's filter when it is switched on: deletes the candidates in no perfect
     /// matching of the uncovered cells and settles the consequences.
-    fn matching_filter(&mut self) -> Filter {
-        if !self.options.matching {
+    fn matching_filter(&mut self, depth: usize) -> Filter {
+        if !self.options.matching || depth > self.options.matching_depth {
             return Filter::Unchanged;
         }
         match self.matcher.filter(self.lay, &self.active, &self.covered) {
