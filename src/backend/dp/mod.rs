@@ -176,6 +176,23 @@ impl Dp {
         }
     }
 
+    /// The sweep, or the outcome of a sweep stopped by the deadline.
+    fn sweep_or_stop(
+        &self,
+        problem: &CutProblem,
+        budget: &Budget,
+        keep_layers: bool,
+    ) -> Result<Result<Sweep<BigUint>, Outcome>, BackendError> {
+        let (result, peak) = self.count_exactly(problem, budget, keep_layers)?;
+        Ok(match result {
+            Ok(s) => Ok(s),
+            Err(stop) => Err(Outcome {
+                ending: self.stopped(stop)?,
+                counters: counters(peak),
+            }),
+        })
+    }
+
     fn stopped(&self, stop: Stop) -> Result<Ending, BackendError> {
         match stop {
             Stop::Deadline => Ok(Ending::Timeout),
@@ -230,16 +247,11 @@ impl Backend for Dp {
         // A counting pass first: it needs two layers only, says whether there is
         // anything to recover, and measures exactly what keeping every layer costs.
         let (problem, flipped) = self.problem(model)?;
-        let (counted, peak) = self.count_exactly(&problem, budget, false)?;
-        let counted = match counted {
+        let counted = match self.sweep_or_stop(&problem, budget, false)? {
             Ok(s) => s,
-            Err(stop) => {
-                return Ok(Outcome {
-                    ending: self.stopped(stop)?,
-                    counters: counters(peak),
-                });
-            }
+            Err(stopped) => return Ok(stopped),
         };
+        let peak = counted.peak_states;
         if counted.count == BigUint::default() {
             return Ok(Outcome {
                 ending: Ending::Exhausted,
@@ -257,15 +269,9 @@ impl Backend for Dp {
                 2 * peak
             )));
         }
-        let (result, peak) = self.count_exactly(&problem, budget, true)?;
-        let swept = match result {
+        let swept = match self.sweep_or_stop(&problem, budget, true)? {
             Ok(s) => s,
-            Err(stop) => {
-                return Ok(Outcome {
-                    ending: self.stopped(stop)?,
-                    counters: counters(peak),
-                });
-            }
+            Err(stopped) => return Ok(stopped),
         };
         let ids: FxHashMap<Piece, PlacementId> = model
             .placements
