@@ -533,4 +533,12 @@ fn race_writes_tables_and_plots() {
         .assert()
         .success();
     assert!(merged.join("summary.md").exists());
+    // The same runs twice would count twice: refused.
+    dominofit()
+        .args(["race", "--merge"])
+        .arg(&runs)
+        .arg(&runs)
+        .assert()
+        .code(1)
+        .stderr(contains("appears in more than one row"));
 }

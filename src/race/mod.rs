@@ -118,6 +118,25 @@ pub fn contradicts(a: Status, b: Status) -> bool {
     )
 }
 
+/// Checks that rows from separate races (merged shards) do not overlap: an instance
+/// run twice on one backend would count twice in every aggregate.
+///
+/// # Errors
+/// The first repeated (workload, instance, backend), in words.
+pub fn check_disjoint(rows: &[RunRow]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for r in rows {
+        if !seen.insert((&r.workload, &r.instance, &r.backend)) {
+            return Err(format!(
+                "`{}` ({}) on `{}` appears in more than one row: the runs.csv files overlap \
+                 (the same shard twice, or a merged report among its shards?)",
+                r.instance, r.workload, r.backend
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks rows from separate races (merged shards) for contradictory decisive
 /// answers on one instance, as a single race would have.
 ///

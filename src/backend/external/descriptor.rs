@@ -5,7 +5,8 @@
 //! about = "CaDiCaL SAT solver (Debian package cadical)"
 //! reads = "dimacs"                      # or "lp"
 //! command = ["cadical", "-q", "{input}"]
-//! time_limit = ["-t", "{seconds}"]      # optional, inserted after the program name
+//! time_limit = ["-t", "{seconds}"]      # optional, inserted after the program name,
+//!                                       # or where `command` has an element "{time_limit}"
 //! version = ["cadical", "--version"]    # optional
 //! answer = "competition"                # competition | minisat | cbc | glpsol
 //! ```
@@ -131,6 +132,16 @@ impl Descriptor {
             return Err(invalid(
                 "this answer format is read from {output}, which `command` never mentions"
                     .to_string(),
+            ));
+        }
+        let slots = d
+            .command
+            .iter()
+            .filter(|a| *a == super::runner::TIME_LIMIT_SLOT)
+            .count();
+        if slots > 1 || d.command[0] == super::runner::TIME_LIMIT_SLOT {
+            return Err(invalid(
+                "{time_limit} may stand once in `command`, after the program".to_string(),
             ));
         }
         if !d.time_limit.is_empty() && !d.time_limit.iter().any(|a| a.contains("{seconds}")) {

@@ -39,6 +39,10 @@ pub struct Run {
     pub timed_out: bool,
 }
 
+/// A `command` element that stands for the time-limit arguments, for programs that
+/// take them only after some other argument; without it they follow the program name.
+pub const TIME_LIMIT_SLOT: &str = "{time_limit}";
+
 /// Replaces the placeholders in one argument.
 fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
     arg.replace("{input}", &input.display().to_string())
@@ -57,20 +61,26 @@ pub fn run(
     deadline: Option<Instant>,
 ) -> Result<Run, String> {
     let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
-    let mut args: Vec<String> = Vec::new();
-    if let Some(seconds) = seconds {
-        args.extend(
-            descriptor
-                .time_limit
-                .iter()
-                .map(|a| expand(a, input, output, seconds)),
-        );
-    }
-    args.extend(
-        descriptor.command[1..]
+    let limit: Vec<String> = match seconds {
+        Some(seconds) => descriptor
+            .time_limit
             .iter()
-            .map(|a| expand(a, input, output, seconds.unwrap_or(0))),
-    );
+            .map(|a| expand(a, input, output, seconds))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut args: Vec<String> = Vec::new();
+    let placed = descriptor.command.iter().any(|a| a == TIME_LIMIT_SLOT);
+    if !placed {
+        args.extend(limit.iter().cloned());
+    }
+    for a in &descriptor.command[1..] {
+        if a == TIME_LIMIT_SLOT {
+            args.extend(limit.iter().cloned());
+        } else {
+            args.push(expand(a, input, output, seconds.unwrap_or(0)));
+        }
+    }
     let program = &descriptor.command[0];
     let mut child = Command::new(program)
         .args(&args)
