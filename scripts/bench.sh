@@ -8,6 +8,7 @@
 #   TIMEOUT=5 REPEAT=3 scripts/bench.sh
 #   FEATURES=cadical,highs,coin-cbc scripts/bench.sh   # in-process CaDiCaL, HiGHS, CBC too
 #   BACKENDS=native,varisat scripts/bench.sh           # a subset
+#   RESUME=1 scripts/bench.sh     # keep OUT, run only the (limit, backend) pairs missing
 #
 # Each backend runs as its own `dominofit race` process per limit, and the runs are
 # merged with `race --merge`, which also stops on contradictory answers between them.
@@ -29,7 +30,9 @@ if [[ -n $FEATURES ]]; then
 else
     cargo build --release --quiet
 fi
-rm -rf "$OUT"
+if [[ -z ${RESUME:-} ]]; then
+    rm -rf "$OUT"
+fi
 mkdir -p "$OUT" benchmarks
 # A copy, so that rebuilding during a long run cannot change the binary under test.
 cp target/release/dominofit "$OUT/dominofit"
@@ -49,7 +52,11 @@ fi
 echo "backends: $BACKENDS" >&2
 
 for limit in 1 2; do
+    rm -rf "$OUT/$limit/all"
     for backend in ${BACKENDS//,/ }; do
+        if [[ -n ${RESUME:-} && -f $OUT/$limit/${backend//:/-}/runs.csv ]]; then
+            continue
+        fi
         echo "limit $limit: $backend" >&2
         "$bin" race "${WORKLOADS[@]}" --backends "$backend" --limit "$limit" \
             --timeout "$TIMEOUT" --repeat "$REPEAT" --out "$OUT/$limit/${backend//:/-}" > /dev/null
