@@ -41,7 +41,7 @@ pub struct Cli {
 enum Command {
     /// Solve each instance: first solution, uniqueness check, or all solutions.
     Solve(SolveArgs),
-    /// Count the solutions of each instance exactly.
+    /// Count the solutions of each instance exactly (by enumeration, or --backend dp).
     Count(CountArgs),
     /// Check a tiling against the raw game rules (coverage, blocked cells, dot clues).
     Verify(VerifyArgs),
@@ -221,15 +221,17 @@ holes and read the clues off the rest: they always have a solution, often severa
 --unique keeps turning pieces of the planted tiling into holes, where it differs from \
 another solution, until a native uniqueness check finds only the planted one.
 
---unsat moves dots between the clues of a planted board (keeping both totals), drops \
-candidates that clue inversion refutes (totals, integral margins, t_n = 0, cut and path \
+--unsat moves crossing pieces between the cuts of a planted board and rewrites its clues to \
+match (which keeps both totals and every parity), drops candidates that clue inversion refutes (totals, integral margins, t_n = 0, cut and path \
 capacities, colour splits), proves the rest unsatisfiable by exhaustive native search, \
 and keeps the hardest of the first four proven.
 
 Every --unique and --unsat board is certified by an exhaustive run before it is written.")]
 struct GenerateArgs {
+    /// Rows of each board.
     #[arg(long)]
     rows: usize,
+    /// Columns of each board.
     #[arg(long)]
     cols: usize,
     /// Number of instances.
