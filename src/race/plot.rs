@@ -11,10 +11,10 @@ use std::fmt::Write;
 use super::{RunRow, stats};
 use crate::puzzle::svg::escape;
 
-const WIDTH: f64 = 720.0;
+const WIDTH: f64 = 760.0;
 const HEIGHT: f64 = 440.0;
 const LEFT: f64 = 70.0;
-const RIGHT: f64 = 190.0;
+const RIGHT: f64 = 210.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 55.0;
 
@@ -224,7 +224,9 @@ impl Chart {
     }
 }
 
-/// Backends in first-seen order, with their rows.
+/// Backends with their rows, the strongest first (most solved, then the lower median
+/// time, then by name), so that the legend reads as a ranking and the best lines get
+/// the first, solid colours.
 fn by_backend(rows: &[RunRow]) -> Vec<(&str, Vec<&RunRow>)> {
     let mut out: Vec<(&str, Vec<&RunRow>)> = Vec::new();
     for r in rows {
@@ -233,6 +235,15 @@ fn by_backend(rows: &[RunRow]) -> Vec<(&str, Vec<&RunRow>)> {
             None => out.push((&r.backend, vec![r])),
         }
     }
+    let rank = |rs: &[&RunRow]| {
+        let times: Vec<f64> = rs.iter().filter_map(|r| r.time_ms).collect();
+        (times.len(), stats::median(&times).unwrap_or(f64::INFINITY))
+    };
+    out.sort_by(|a, b| {
+        let (sa, ma) = rank(&a.1);
+        let (sb, mb) = rank(&b.1);
+        sb.cmp(&sa).then(ma.total_cmp(&mb)).then(a.0.cmp(b.0))
+    });
     out
 }
 
