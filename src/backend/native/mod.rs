@@ -31,6 +31,14 @@ impl Backend for Native {
         }
     }
 
+    /// The colour splits too: they cost about a fifth more at game size (more groups to
+    /// compile and maintain) and cut the search by orders of magnitude on large and
+    /// adversarial boards, where row-by-row search with the line and cut quotas alone
+    /// runs into column parities it cannot see until the last rows (BENCHMARKS.md).
+    fn default_families(&self) -> Families {
+        Families::Colour
+    }
+
     fn solve(
         &self,
         model: &Model,
