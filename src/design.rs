@@ -22,7 +22,7 @@ use rand_chacha::rand_core::SeedableRng;
 
 use crate::backend::native::Native;
 use crate::backend::{self, BackendError, Request, Status};
-use crate::model::{Margins, invert};
+use crate::model::{Families, Margins, invert};
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
 
@@ -84,6 +84,9 @@ pub struct Certified {
     pub solution: Option<Solution>,
 }
 
+/// The certifying run. Its families are fixed rather than the backend's default: the
+/// hardest-candidate choice reads its node counts, so a change of default would
+/// otherwise change the boards a seed gives.
 fn prove(
     instance: &Instance,
     limit: usize,
@@ -92,7 +95,7 @@ fn prove(
     let request = Request {
         limit,
         timeout: Some(timeout),
-        families: None,
+        families: Some(Families::All),
     };
     backend::run(instance, &Native::default(), &request)
 }
