@@ -188,44 +188,25 @@ pub fn race(
     };
     for (workload, instances) in workloads {
         for instance in instances {
-            let mut decisive: Vec<(String, Status)> = Vec::new();
+            let first_row = rows.len();
             for backend in backends {
                 let row = match timed(instance, backend.as_ref(), &request, options) {
-                    Ok(report) => {
-                        if report.status != Status::Unknown {
-                            for (other, status) in &decisive {
-                                if contradicts(*status, report.status) {
-                                    return Err(RaceError::Contradiction(Box::new(
-                                        Contradiction {
-                                            workload: workload.clone(),
-                                            instance: instance.name.clone(),
-                                            first_backend: other.clone(),
-                                            first: status.name(),
-                                            second_backend: report.backend.clone(),
-                                            second: report.status.name(),
-                                        },
-                                    )));
-                                }
-                            }
-                            decisive.push((report.backend.clone(), report.status));
-                        }
-                        RunRow {
-                            workload: workload.clone(),
-                            instance: instance.name.clone(),
-                            backend: report.backend.clone(),
-                            rows: instance.rows,
-                            cols: instance.cols,
-                            limit: options.limit,
-                            status: report.status,
-                            complete: report.complete,
-                            time_ms: (report.status != Status::Unknown)
-                                .then_some(report.time.as_secs_f64() * 1e3),
-                            nodes: report.counters.nodes,
-                            forced: report.counters.forced,
-                            solutions: report.solutions.len(),
-                            error: None,
-                        }
-                    }
+                    Ok(report) => RunRow {
+                        workload: workload.clone(),
+                        instance: instance.name.clone(),
+                        backend: report.backend.clone(),
+                        rows: instance.rows,
+                        cols: instance.cols,
+                        limit: options.limit,
+                        status: report.status,
+                        complete: report.complete,
+                        time_ms: (report.status != Status::Unknown)
+                            .then_some(report.time.as_secs_f64() * 1e3),
+                        nodes: report.counters.nodes,
+                        forced: report.counters.forced,
+                        solutions: report.solutions.len(),
+                        error: None,
+                    },
                     Err(source @ BackendError::WrongSolution { .. }) => {
                         return Err(RaceError::WrongSolution {
                             workload: workload.clone(),
@@ -250,6 +231,9 @@ pub fn race(
                     },
                 };
                 rows.push(row);
+                // The same check as for merged shards, on this instance's rows so far,
+                // so the race stops at the first contradicting answer.
+                check_agreement(&rows[first_row..]).map_err(RaceError::Contradiction)?;
                 done += 1;
                 progress(done, total);
             }
