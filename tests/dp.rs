@@ -122,7 +122,7 @@ fn counts_beyond_128_bits_are_exact() {
     // sweep reports the overflow and the arbitrary-precision one finishes.
     let (instance, _) = planted_open(4, 400, 73, 0).unwrap();
     let model = dominofit::model::compile(&instance, Families::Minimal);
-    let problem = cut_problem(&model).transposed();
+    let problem = CutProblem::from_model(&model).transposed();
     let budget = Budget::with_timeout(None);
     assert_eq!(
         frontier::sweep::<u128>(&problem, &budget, u64::MAX, false).err(),
@@ -134,34 +134,10 @@ fn counts_beyond_128_bits_are_exact() {
     // The same board cut in half: the machine-integer and big-integer sweeps agree.
     let (half, _) = planted_open(4, 40, 73, 0).unwrap();
     let model = dominofit::model::compile(&half, Families::Minimal);
-    let problem = cut_problem(&model).transposed();
+    let problem = CutProblem::from_model(&model).transposed();
     let small = frontier::sweep::<u128>(&problem, &budget, u64::MAX, false).unwrap();
     let large = frontier::sweep::<BigUint>(&problem, &budget, u64::MAX, false).unwrap();
     assert_eq!(BigUint::from(small.count), large.count);
-}
-
-/// The cut problem of a model, as the backend builds it (rows orientation).
-fn cut_problem(model: &dominofit::model::Model) -> CutProblem {
-    let (m, n) = (model.rows, model.cols);
-    let mut open = vec![false; m * n];
-    for c in &model.covers {
-        open[(c.row - 1) * n + c.col - 1] = true;
-    }
-    let (mut u, mut t) = (vec![0; m], vec![0; n]);
-    for g in &model.quotas {
-        match g.family {
-            dominofit::model::Family::U => u[g.index - 1] = g.quota,
-            dominofit::model::Family::T => t[g.index - 1] = g.quota,
-            _ => {}
-        }
-    }
-    CutProblem {
-        rows: m,
-        cols: n,
-        open,
-        u,
-        t,
-    }
 }
 
 #[test]

@@ -20,6 +20,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::backend::Budget;
+use crate::model::{Family, Model};
 use crate::puzzle::{Orientation, Piece};
 
 /// The cut-quota problem of one board, in the orientation being swept.
@@ -36,6 +37,32 @@ pub struct CutProblem {
 }
 
 impl CutProblem {
+    /// The cut problem of a compiled model, row by row: its open cells (those with a
+    /// cover) and the quotas of its `u` and `t` groups. A cut with no group has quota
+    /// 0: compilation leaves out only empty groups with nothing to place.
+    pub fn from_model(model: &Model) -> CutProblem {
+        let (m, n) = (model.rows, model.cols);
+        let mut open = vec![false; m * n];
+        for cover in &model.covers {
+            open[(cover.row - 1) * n + (cover.col - 1)] = true;
+        }
+        let (mut u, mut t) = (vec![0u32; m], vec![0u32; n]);
+        for g in &model.quotas {
+            match g.family {
+                Family::U => u[g.index - 1] = g.quota,
+                Family::T => t[g.index - 1] = g.quota,
+                _ => {}
+            }
+        }
+        CutProblem {
+            rows: m,
+            cols: n,
+            open,
+            u,
+            t,
+        }
+    }
+
     fn is_open(&self, r: usize, c: usize) -> bool {
         r < self.rows && c < self.cols && self.open[r * self.cols + c]
     }

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use crate::backend::{
     Backend, BackendError, Budget, Control, Counters, Ending, ExactCount, Outcome,
 };
-use crate::model::{Families, Family, Model, PlacementId};
+use crate::model::{Families, Model, PlacementId};
 use crate::puzzle::Piece;
 
 pub use estimate::{Estimate, estimate};
@@ -98,26 +98,7 @@ impl Dp {
                     .to_string(),
             ));
         }
-        let (m, n) = (model.rows, model.cols);
-        let mut open = vec![false; m * n];
-        for cover in &model.covers {
-            open[(cover.row - 1) * n + (cover.col - 1)] = true;
-        }
-        let (mut u, mut t) = (vec![0u32; m], vec![0u32; n]);
-        for g in &model.quotas {
-            match g.family {
-                Family::U => u[g.index - 1] = g.quota,
-                Family::T => t[g.index - 1] = g.quota,
-                _ => {}
-            }
-        }
-        let rows = CutProblem {
-            rows: m,
-            cols: n,
-            open,
-            u,
-            t,
-        };
+        let rows = CutProblem::from_model(model);
         let by_rows = estimate(&rows);
         let transposed = rows.transposed();
         let by_cols = estimate(&transposed);
