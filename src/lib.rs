@@ -12,7 +12,10 @@
 pub mod backend;
 pub mod design;
 pub mod encode;
+pub mod escape;
+pub mod interrupt;
 pub mod lower;
+pub mod memory;
 pub mod model;
 pub mod puzzle;
 pub mod race;

@@ -8,27 +8,37 @@ mod cli;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dominofit::interrupt;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    // Ctrl-C: an external solver runs in its own process group, out of the terminal's
-    // reach; the runner kills it and removes its temporary files before we exit.
+    // Ctrl-C (and SIGTERM): external programs run in process groups of their own, out of
+    // the terminal's reach, so the handler kills them and removes every temporary file
+    // before exiting. A command that winds down by itself (`race` keeps what it has
+    // measured) is only told; a second interrupt exits at once.
     let _ = ctrlc::set_handler(|| {
-        if dominofit::backend::external::interrupt() {
-            std::process::exit(130);
+        static SEEN: AtomicBool = AtomicBool::new(false);
+        let again = SEEN.swap(true, Ordering::SeqCst);
+        interrupt::request();
+        if again || !interrupt::graceful() {
+            eprintln!("interrupted");
+            interrupt::exit(130);
         }
     });
     match cli::run(args) {
+        Ok(_) | Err(_) if interrupt::requested() => {
+            eprintln!("interrupted");
+            interrupt::exit(130)
+        }
         Ok(code) => code,
         // A reader that went away (`dominofit solve w.jsonl | head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
-            if format!("{error:#}").ends_with("interrupted") {
-                return ExitCode::from(130);
-            }
+            eprintln!("error: {}", cli::describe(&error));
             ExitCode::from(cli::exit_code(&error))
         }
     }

@@ -56,7 +56,7 @@ impl Budget {
     }
 
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        crate::interrupt::requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -113,6 +113,42 @@ pub enum BackendError {
     },
     #[error("backend `{backend}` failed: {message}")]
     Failed { backend: String, message: String },
+    /// The model's lowering would not fit in memory; refused before it was built.
+    #[error("backend `{backend}` cannot take this board: {reason}")]
+    TooLarge { backend: String, reason: String },
+    /// The user interrupted the run (Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// The model as CNF for a SAT backend, within the memory budget and the deadline:
+/// `Ok(None)` when the deadline (or an interrupt) came first.
+///
+/// # Errors
+/// The formula would not fit in memory (with the estimate), or an encoding refuses a
+/// constraint.
+pub(crate) fn lower_cnf(
+    backend: &str,
+    model: &Model,
+    encoding: crate::encode::Encoding,
+    budget: &Budget,
+) -> Result<Option<crate::lower::cnf::LoweredCnf>, BackendError> {
+    use crate::lower::cnf::{self, LowerError};
+    match cnf::lower_within(model, encoding, crate::memory::default_budget(), &|| {
+        budget.expired()
+    }) {
+        Ok(lowered) => Ok(Some(lowered)),
+        Err(LowerError::Stopped) if crate::interrupt::requested() => Err(BackendError::Interrupted),
+        Err(LowerError::Stopped) => Ok(None),
+        Err(e @ LowerError::TooLarge { .. }) => Err(BackendError::TooLarge {
+            backend: backend.to_string(),
+            reason: e.to_string(),
+        }),
+        Err(e) => Err(BackendError::Unsupported {
+            backend: backend.to_string(),
+            reason: e.to_string(),
+        }),
+    }
 }
 
 /// Something that solves a compiled model.
@@ -509,32 +545,29 @@ impl Backend for Renamed {
 ///
 /// # Errors
 /// A descriptor that does not parse (the name is then unknown either way).
-pub fn by_name(
-    name: &str,
-    options: &BackendOptions,
-) -> Result<Option<Box<dyn Backend>>, external::DescriptorError> {
+pub fn by_name(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
     if let Some((base, encoding)) = name.split_once(':') {
         use clap::ValueEnum;
         let Ok(encoding) = crate::encode::Encoding::from_str(encoding, false) else {
-            return Ok(None);
+            return None;
         };
-        return Ok(by_name(base, &BackendOptions { encoding })?.map(|inner| {
+        return by_name(base, &BackendOptions { encoding }).map(|inner| {
             Box::new(Renamed {
                 name: name.to_string(),
                 inner,
             }) as Box<dyn Backend>
-        }));
+        });
     }
     if let Some(b) = builtin(name, options) {
-        return Ok(Some(b));
+        return Some(b);
     }
-    let descriptors = external::descriptors()?;
-    Ok(descriptors.get(name).map(|d| {
+    let descriptors = external::descriptors();
+    descriptors.found.get(name).map(|d| {
         Box::new(external::External {
             descriptor: d.clone(),
             encoding: options.encoding,
         }) as Box<dyn Backend>
-    }))
+    })
 }
 
 /// The built-in backends: name and what each reads, for `dominofit backends`.

@@ -9,11 +9,11 @@
 //! which may keep one core busy for a while after the answer is printed.
 
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
 use crate::encode::{Encoding, Lit};
-use crate::lower::cnf::{self, LoweredCnf};
+use crate::lower::cnf::LoweredCnf;
 use crate::model::{Model, PlacementId};
 
 /// The in-process SAT solvers.
@@ -60,6 +60,9 @@ impl Sat {
     }
 }
 
+/// How often the waiting side looks at the deadline and for an interrupt.
+const POLL: Duration = Duration::from_millis(20);
+
 /// What the worker tells the waiting side.
 enum Report {
     Found(Vec<PlacementId>),
@@ -79,10 +82,12 @@ impl Backend for Sat {
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
-        let lowered = cnf::lower(model, self.encoding).map_err(|e| BackendError::Unsupported {
-            backend: self.name().to_string(),
-            reason: e.to_string(),
-        })?;
+        let Some(lowered) = super::lower_cnf(self.name(), model, self.encoding, budget)? else {
+            return Ok(Outcome {
+                ending: Ending::Timeout,
+                counters: Counters::default(),
+            });
+        };
         let counters = Counters {
             vars: Some(lowered.vars as u64),
             clauses: Some(lowered.cnf.len() as u64),
@@ -109,14 +114,18 @@ impl Backend for Sat {
             });
         }
         let ending = loop {
-            let report = match budget.deadline {
-                None => report_rx.recv().map_err(|_| None),
-                Some(deadline) => {
-                    let wait = deadline.saturating_duration_since(Instant::now());
-                    report_rx.recv_timeout(wait).map_err(|e| match e {
-                        mpsc::RecvTimeoutError::Timeout => Some(()),
-                        mpsc::RecvTimeoutError::Disconnected => None,
-                    })
+            // Waits in short slices, so that an interrupt is seen as soon as a deadline.
+            let report = loop {
+                if budget.expired() {
+                    break Err(Some(()));
+                }
+                let slice = budget.deadline.map_or(POLL, |d| {
+                    d.saturating_duration_since(Instant::now()).min(POLL)
+                });
+                match report_rx.recv_timeout(slice) {
+                    Ok(report) => break Ok(report),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break Err(None),
                 }
             };
             match report {
@@ -208,8 +217,6 @@ fn varisat_worker(
 mod cadical {
     //! CaDiCaL in the calling thread, stopped by a terminator at the deadline.
 
-    use std::time::Instant;
-
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
     use rustsat::types::{Lit, TernaryVal};
 
@@ -231,15 +238,14 @@ mod cadical {
             }
             solver.add_clause_ref(&clause).map_err(|e| e.to_string())?;
         }
-        if let Some(deadline) = budget.deadline {
-            solver.attach_terminator(move || {
-                if Instant::now() >= deadline {
-                    ControlSignal::Terminate
-                } else {
-                    ControlSignal::Continue
-                }
-            });
-        }
+        let budget = *budget;
+        solver.attach_terminator(move || {
+            if budget.expired() {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
         loop {
             match solver.solve().map_err(|e| e.to_string())? {
                 SolverResult::Sat => {

@@ -2,19 +2,21 @@
 //! answers, 3 when an instance ended `unknown`, 1 for bad input or a backend failure,
 //! 2 for a usage error (clap's own).
 
+mod files;
 mod output;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use dominofit::backend::{self, Backend, BackendOptions, Request, Status, external};
+use dominofit::backend::{self, Backend, BackendError, BackendOptions, Request, Status, external};
 use dominofit::encode::Encoding;
-use dominofit::lower::{cnf, dimacs, lp, mcc, opb};
+use dominofit::escape::terminal;
+use dominofit::lower::{dimacs, lp, mcc, opb};
 use dominofit::model::{self, Families};
 use dominofit::puzzle::generate::{planted, planted_open};
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -94,7 +96,7 @@ struct RaceArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
     limit: u32,
     /// Timed calls per instance after three warm-ups; the per-instance time is their median.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
     repeat: u32,
     /// Time limit per call in seconds; an instance stopped by it is capped (unknown).
     #[arg(long, value_parser = parse_seconds)]
@@ -148,9 +150,10 @@ struct SolveArgs {
     /// Solutions to look for: 1 the first, 2 to check uniqueness, 0 all of them.
     #[arg(long, short, default_value_t = 1)]
     limit: usize,
-    /// Benchmark mode: after three warm-up calls, solve each instance N more times and
-    /// report the median time (compilation and search, in-process; not verification).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Benchmark mode: after three warm-up calls, solve each instance N more times (at
+    /// most 100000) and report the median time (compilation and search, in-process; not
+    /// verification). Ctrl-C stops it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
     repeat: Option<u32>,
 }
 
@@ -257,6 +260,10 @@ struct GenerateArgs {
     output: Option<PathBuf>,
 }
 
+/// Most timed calls per instance: enough for a stable median of microsecond runs, and
+/// the timings of that many calls take a few megabytes.
+const MAX_REPEAT: i64 = 100_000;
+
 /// A year: longer limits are surely typing mistakes.
 const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
 
@@ -295,6 +302,24 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 #[error("{0}")]
 pub struct UsageError(String);
 
+/// An error as one line for the terminal: each cause once (an I/O error's text is often
+/// part of the message that wraps it too), and no control characters from file names or
+/// board names.
+pub fn describe(error: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    terminal(&out)
+}
+
 /// The exit status for an error: 2 for usage errors, 1 for everything else.
 pub fn exit_code(error: &anyhow::Error) -> u8 {
     if error.downcast_ref::<UsageError>().is_some() {
@@ -305,20 +330,25 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 }
 
 fn backend_named(name: &str, encoding: Encoding) -> Result<Box<dyn Backend>> {
-    if let Some(b) = backend::by_name(name, &BackendOptions { encoding })? {
+    if let Some(b) = backend::by_name(name, &BackendOptions { encoding }) {
         return Ok(b);
     }
     let mut names: Vec<String> = backend::BUILTIN
         .iter()
         .map(|(n, _)| n.to_string())
         .collect();
-    names.extend(external::descriptors()?.into_keys());
-    Err(UsageError(format!(
-        "unknown backend `{name}`; available: {} (see `dominofit backends`), and \
+    let descriptors = external::descriptors();
+    names.extend(descriptors.found.into_keys());
+    let mut message = format!(
+        "unknown backend `{}`; available: {} (see `dominofit backends`), and \
          NAME:ENCODING for SAT backends (e.g. varisat:sequential)",
+        terminal(name),
         names.join(", ")
-    ))
-    .into())
+    );
+    for broken in &descriptors.broken {
+        message.push_str(&format!("; a descriptor could not be read: {broken}"));
+    }
+    Err(UsageError(message).into())
 }
 
 /// A one-line progress indicator on stderr for workloads, shown only on a terminal so
@@ -339,7 +369,7 @@ impl Progress {
 
     fn show(&self, done: usize, name: &str) {
         if self.enabled {
-            eprint!("\r\x1b[K[{}/{}] {name}", done + 1, self.total);
+            eprint!("\r\x1b[K[{}/{}] {}", done + 1, self.total, terminal(name));
         }
     }
 
@@ -360,29 +390,71 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         families: common.families,
     };
     let mut stdout = std::io::stdout().lock();
-    let mut any_unknown = false;
+    let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
-        let report = match args.repeat {
+        let result = match args.repeat {
             None => backend::run(instance, backend.as_ref(), &request),
             Some(times) => backend::run_repeated(instance, backend.as_ref(), &request, times),
-        }
-        .with_context(|| format!("instance `{}`", instance.name))?;
-        any_unknown |= report.status == Status::Unknown;
+        };
+        progress.clear();
+        let Some(report) = tally.take(instance, result)? else {
+            continue;
+        };
+        tally.unknown |= report.status == Status::Unknown;
         let text = match common.format {
             Format::Json => output::solve_json(&report),
             Format::Text => output::solve_text(instance, &report),
         };
-        progress.clear();
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
-    Ok(if any_unknown {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(tally.exit_code())
+}
+
+/// What became of a workload's boards. A board that fails in its backend (too large for
+/// it, a crashed program, a wrong tiling) gets an error line on standard error naming it,
+/// and the others are still solved; the exit status then says some failed.
+#[derive(Debug, Default)]
+struct Tally {
+    unknown: bool,
+    failed: usize,
+}
+
+impl Tally {
+    /// The report, or `None` after writing the board's error line. An interrupt ends
+    /// the whole command.
+    fn take<T>(
+        &mut self,
+        instance: &Instance,
+        result: Result<T, BackendError>,
+    ) -> Result<Option<T>> {
+        match result {
+            Ok(report) => Ok(Some(report)),
+            Err(BackendError::Interrupted) => Err(BackendError::Interrupted.into()),
+            Err(error) => {
+                self.failed += 1;
+                eprintln!(
+                    "error: instance `{}`: {}",
+                    terminal(&instance.name),
+                    terminal(&error.to_string())
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    /// 1 when any board failed, else 3 when any ended unknown (or incomplete), else 0.
+    fn exit_code(&self) -> ExitCode {
+        if self.failed > 0 {
+            ExitCode::from(1)
+        } else if self.unknown {
+            ExitCode::from(3)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
 }
 
 fn count(args: CountArgs) -> Result<ExitCode> {
@@ -395,26 +467,24 @@ fn count(args: CountArgs) -> Result<ExitCode> {
         families: common.families,
     };
     let mut stdout = std::io::stdout().lock();
-    let mut any_incomplete = false;
+    let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
-        let report = backend::count(instance, backend.as_ref(), &request)
-            .with_context(|| format!("instance `{}`", instance.name))?;
-        any_incomplete |= !report.complete;
+        let result = backend::count(instance, backend.as_ref(), &request);
+        progress.clear();
+        let Some(report) = tally.take(instance, result)? else {
+            continue;
+        };
+        tally.unknown |= !report.complete;
         let text = match common.format {
             Format::Json => output::count_json(&report),
             Format::Text => output::count_text(&report),
         };
-        progress.clear();
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
     }
-    Ok(if any_incomplete {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(tally.exit_code())
 }
 
 fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
@@ -443,14 +513,14 @@ fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
             Ok(()) => writeln!(
                 stdout,
                 "{}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
-                instance.name,
+                terminal(&instance.name),
                 solution.vertical.len(),
                 solution.horizontal.len(),
                 instance.open_cells()
             )?,
             Err(violation) => {
                 all_valid = false;
-                writeln!(stdout, "{}: invalid: {violation}", instance.name)?;
+                writeln!(stdout, "{}: invalid: {violation}", terminal(&instance.name))?;
             }
         }
     }
@@ -466,15 +536,19 @@ fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
     Ok(match args.to {
         EmitFormat::ModelJson => model.to_json_dump(),
         EmitFormat::Dimacs => {
-            let lowered = cnf::lower(&model, args.encoding)
-                .with_context(|| format!("instance `{}`", instance.name))?;
+            let lowered = dominofit::lower::cnf::lower_within(
+                &model,
+                args.encoding,
+                dominofit::memory::default_budget(),
+                &dominofit::interrupt::requested,
+            )
+            .with_context(|| format!("instance `{}`", terminal(&instance.name)))?;
             dimacs::write(&model, &lowered)
         }
         EmitFormat::Opb => opb::write(&model),
         EmitFormat::Lp => lp::write(&model),
-        EmitFormat::Mcc => {
-            mcc::write(&model).with_context(|| format!("instance `{}`", instance.name))?
-        }
+        EmitFormat::Mcc => mcc::write(&model)
+            .with_context(|| format!("instance `{}`", terminal(&instance.name)))?,
     })
 }
 
@@ -488,53 +562,38 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
             }
         }
         (Some(path), [instance]) if !path.is_dir() => {
-            write_atomically(path, &emit_one(instance, &args)?)?;
+            files::write_atomically(path, emit_one(instance, &args)?.as_bytes())?;
         }
         (Some(dir), _) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create directory {}", dir.display()))?;
+            // Names that differ can map to one file name (`a/b` and `a_b`): refuse
+            // before writing anything rather than overwrite.
+            let mut owner: std::collections::BTreeMap<String, &str> = Default::default();
+            let mut files_of = Vec::with_capacity(instances.len());
             for instance in &instances {
-                let file = dir.join(format!(
+                let file = format!(
                     "{}.{}",
-                    safe_name(&instance.name),
+                    dominofit::escape::file_stem(&instance.name),
                     args.to.extension()
-                ));
-                write_atomically(&file, &emit_one(instance, &args)?)?;
+                );
+                if let Some(first) = owner.insert(file.clone(), &instance.name) {
+                    bail!(
+                        "boards `{}` and `{}` would both be written to {file}; rename one \
+                         (file names keep letters, digits, `-`, `_` and `.` of a name, and \
+                         its first {} characters)",
+                        terminal(first),
+                        terminal(&instance.name),
+                        dominofit::escape::MAX_NAME_CHARS
+                    );
+                }
+                files_of.push(dir.join(file));
+            }
+            files::check_output_dir(dir)?;
+            for (instance, file) in instances.iter().zip(&files_of) {
+                files::write_atomically(file, emit_one(instance, &args)?.as_bytes())?;
             }
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Instance names become file names; keep them to a portable alphabet.
-fn safe_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Writes through a temporary file in the same directory and renames it into place, so a
-/// reader never sees half a file and an error leaves nothing behind.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 fn generate(args: GenerateArgs) -> Result<ExitCode> {
@@ -562,7 +621,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
     }
     progress.clear();
     match &args.output {
-        Some(path) => write_atomically(path, &text)?,
+        Some(path) => files::write_atomically(path, text.as_bytes())?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
@@ -588,6 +647,9 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         let summary = race::summarize(&rows, None, None);
         (rows, summary)
     } else {
+        if let Some(dir) = &args.out {
+            files::check_output_dir(dir)?;
+        }
         let backends: Vec<Box<dyn Backend>> = args
             .backends
             .iter()
@@ -601,6 +663,8 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
             workloads = shard.select(workloads);
         }
         let progress = Progress::new(2);
+        // Ctrl-C stops the race after the current run; what it measured is written.
+        dominofit::interrupt::set_graceful(true);
         let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
             progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
         });
@@ -614,25 +678,27 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         (rows, summary)
     };
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create directory {}", dir.display()))?;
+        files::check_output_dir(dir)?;
         let mut csv = Vec::new();
         race::write_runs_csv(&rows, &mut csv)?;
-        write_atomically(&dir.join("runs.csv"), &String::from_utf8_lossy(&csv))?;
+        files::write_atomically(&dir.join("runs.csv"), &csv)?;
         let json = serde_json::to_string_pretty(&summary)?;
-        write_atomically(&dir.join("summary.json"), &(json + "\n"))?;
-        write_atomically(&dir.join("summary.md"), &race::markdown(&rows, &summary))?;
+        files::write_atomically(&dir.join("summary.json"), (json + "\n").as_bytes())?;
+        files::write_atomically(
+            &dir.join("summary.md"),
+            race::markdown(&rows, &summary).as_bytes(),
+        )?;
         let what = match summary.limits.as_slice() {
             [2] => "uniqueness check",
             _ => "first solution",
         };
-        write_atomically(
+        files::write_atomically(
             &dir.join("cactus.svg"),
-            &race::cactus_svg(&rows, &format!("Instances solved, {what}")),
+            race::cactus_svg(&rows, &format!("Instances solved, {what}")).as_bytes(),
         )?;
-        write_atomically(
+        files::write_atomically(
             &dir.join("size.svg"),
-            &race::size_svg(&rows, &format!("Median time by board size, {what}")),
+            race::size_svg(&rows, &format!("Median time by board size, {what}")).as_bytes(),
         )?;
     }
     let mut stdout = std::io::stdout().lock();
@@ -646,8 +712,9 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         for (name, a) in per_backend {
             writeln!(
                 stdout,
-                "{:<28} {name:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
-                file,
+                "{:<28} {:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
+                terminal(file),
+                terminal(name),
                 format!("{}/{}", a.solved, a.instances),
                 a.unknown,
                 a.errors,
@@ -668,14 +735,17 @@ fn show(args: ShowArgs) -> Result<ExitCode> {
                 "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
                 args.file,
                 many.len(),
-                many[0].name
+                terminal(&many[0].name)
             ))
             .into());
         }
-        (Some(name), all) => all
-            .iter()
-            .find(|i| &i.name == name)
-            .with_context(|| format!("{} holds no board named `{name}`", args.file))?,
+        (Some(name), all) => all.iter().find(|i| &i.name == name).with_context(|| {
+            format!(
+                "{} holds no board named `{}`",
+                terminal(&args.file),
+                terminal(name)
+            )
+        })?,
     };
     let solution = if let Some(file) = &args.solution {
         let solutions = read_solutions(file)?;
@@ -708,9 +778,9 @@ fn show(args: ShowArgs) -> Result<ExitCode> {
         None
     };
     match &args.svg {
-        Some(path) => write_atomically(
+        Some(path) => files::write_atomically(
             path,
-            &dominofit::puzzle::svg::board_svg(instance, solution.as_ref()),
+            dominofit::puzzle::svg::board_svg(instance, solution.as_ref()).as_bytes(),
         )?,
         None => writeln!(
             std::io::stdout().lock(),
@@ -735,8 +805,9 @@ fn backends() -> Result<ExitCode> {
             "built-in", "available"
         )?;
     }
-    for (name, descriptor) in external::descriptors()? {
-        let status = match external::probe(&descriptor) {
+    let descriptors = external::descriptors();
+    for (name, descriptor) in &descriptors.found {
+        let status = match external::probe(descriptor) {
             Ok(version) if version.is_empty() => "found".to_string(),
             Ok(version) => {
                 let short: String = version.chars().take(28).collect();
@@ -749,14 +820,21 @@ fn backends() -> Result<ExitCode> {
             "{name:<15} {:<9} {status:<36} {}: {}",
             "external",
             descriptor.reads.name(),
-            descriptor.about
+            terminal(&descriptor.about)
+        )?;
+    }
+    for broken in &descriptors.broken {
+        writeln!(
+            stdout,
+            "unreadable descriptor: {}",
+            terminal(&broken.to_string())
         )?;
     }
     if let Some(dir) = external::user_dir() {
         writeln!(
             stdout,
             "\nuser descriptors from {} ({})",
-            dir.display(),
+            terminal(&dir.display().to_string()),
             external::USER_DIR_VAR
         )?;
     } else {

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use dominofit::backend::{CountReport, Counters, Ending, Report};
+use dominofit::escape::terminal;
 use dominofit::puzzle::{Instance, Solution};
 
 #[derive(Serialize)]
@@ -78,9 +79,9 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
 pub fn solve_text(instance: &Instance, report: &Report) -> String {
     let mut out = format!(
         "{}: {} ({}, {})",
-        report.name,
+        terminal(&report.name),
         report.status.name(),
-        report.backend,
+        terminal(&report.backend),
         summary_tail(report.time, &report.counters)
     );
     if let Some(reason) = &report.reason {
@@ -133,14 +134,14 @@ pub fn count_text(report: &CountReport) -> String {
     let bound = if report.complete { "" } else { "at least " };
     let mut out = format!(
         "{}: {bound}{} solution{} ({}, {})",
-        report.name,
+        terminal(&report.name),
         report.count,
         if report.count == num_bigint::BigUint::from(1u8) {
             ""
         } else {
             "s"
         },
-        report.backend,
+        terminal(&report.backend),
         summary_tail(report.time, &report.counters)
     );
     if let Some(reason) = &report.reason {

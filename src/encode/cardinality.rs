@@ -31,7 +31,7 @@ pub fn encode_at_most(
     }
 }
 
-fn binomial(n: usize, k: usize) -> u128 {
+pub(super) fn binomial(n: usize, k: usize) -> u128 {
     let k = k.min(n - k.min(n));
     (0..k).fold(1u128, |acc, i| {
         acc.saturating_mul((n - i) as u128) / (i as u128 + 1)

@@ -19,6 +19,7 @@
 
 mod cardinality;
 mod pb;
+pub mod size;
 
 pub use cardinality::encode_at_most;
 pub use pb::encode_weighted_equal;

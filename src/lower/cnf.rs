@@ -3,8 +3,92 @@
 
 use serde::Serialize;
 
+use crate::encode::size::{self, Size};
 use crate::encode::{self, Bound, Cnf, EncodeError, Encoding, Lit, VarPool};
 use crate::model::Model;
+
+/// What a consumer of a formula needs per byte of its clauses in a [`Cnf`]: the formula
+/// itself, its DIMACS text or a solver's copy with watch lists, and that solver's own
+/// growth. A rough rule, kept on the safe side: a refusal names the figure.
+pub const BYTES_NEEDED_PER_CNF_BYTE: u64 = 4;
+
+/// Why a model was not lowered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LowerError {
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    #[error(
+        "the formula would have about {clauses} clauses and {lits} literals and need about \
+         {needed} of memory, more than the {budget} allowed; try the sequential encoding, an \
+         ILP backend, or the native search",
+        clauses = size.clauses,
+        lits = size.lits,
+        needed = crate::memory::human(*needed),
+        budget = crate::memory::human(*budget)
+    )]
+    TooLarge {
+        size: Size,
+        needed: u64,
+        budget: u64,
+    },
+    #[error("the time limit ran out while the formula was being built")]
+    Stopped,
+}
+
+/// The size of [`lower`]'s formula, from the model's shape alone (exact for the
+/// pairwise, sequential and totalizer encodings, an upper bound otherwise).
+pub fn estimate(model: &Model, encoding: Encoding) -> Size {
+    let mut total = Size {
+        vars: model.placements.len() as u64,
+        ..Size::default()
+    };
+    if model.infeasible.is_some() {
+        total.clauses += 1;
+    }
+    for cover in &model.covers {
+        total += size::estimate(
+            Encoding::Pairwise,
+            cover.placements.len(),
+            Bound::Exactly(1),
+        );
+    }
+    for group in &model.quotas {
+        total += size::estimate(
+            encoding,
+            model.members(group).len(),
+            Bound::Exactly(group.quota as usize),
+        );
+    }
+    for sum in &model.clue_sums {
+        total += size::estimate_weighted(sum.terms.len(), sum.target);
+    }
+    total
+}
+
+/// [`lower`] within a memory budget (bytes, for the estimate times
+/// [`BYTES_NEEDED_PER_CNF_BYTE`]) and stopping when `stop` says so, checked between
+/// constraints.
+///
+/// # Errors
+/// The formula would not fit, `stop` fired, or an encoding refuses a constraint.
+pub fn lower_within(
+    model: &Model,
+    encoding: Encoding,
+    budget: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<LoweredCnf, LowerError> {
+    let size = estimate(model, encoding);
+    let needed = size.cnf_bytes().saturating_mul(BYTES_NEEDED_PER_CNF_BYTE);
+    if needed > budget {
+        return Err(LowerError::TooLarge {
+            size,
+            needed,
+            budget,
+        });
+    }
+    build(model, encoding, stop)
+}
 
 /// Size of one part of the formula.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -48,7 +132,15 @@ impl encode::ClauseSink for Counting<'_> {
 ///
 /// # Errors
 /// An encoding refuses a constraint (for example pairwise on a large group).
-pub fn lower(model: &Model, encoding: Encoding) -> Result<LoweredCnf, EncodeError> {
+pub fn lower(model: &Model, encoding: Encoding) -> Result<LoweredCnf, LowerError> {
+    build(model, encoding, &|| false)
+}
+
+fn build(
+    model: &Model,
+    encoding: Encoding,
+    stop: &dyn Fn() -> bool,
+) -> Result<LoweredCnf, LowerError> {
     let placements = model.placements.len() as u32;
     let mut pool = VarPool::starting_after(placements);
     let mut cnf = Cnf::default();
@@ -87,13 +179,19 @@ pub fn lower(model: &Model, encoding: Encoding) -> Result<LoweredCnf, EncodeErro
             Ok(())
         })?;
     }
-    for cover in &model.covers {
+    for (k, cover) in model.covers.iter().enumerate() {
+        if k % 1024 == 0 && stop() {
+            return Err(LowerError::Stopped);
+        }
         let lits: Vec<Lit> = cover.placements.iter().map(|&p| lit(p)).collect();
         part("cover", &mut pool, &mut cnf, &mut |pool, sink| {
             encode::encode(Encoding::Pairwise, &lits, Bound::Exactly(1), pool, sink)
         })?;
     }
     for group in &model.quotas {
+        if stop() {
+            return Err(LowerError::Stopped);
+        }
         let lits: Vec<Lit> = model.members(group).iter().map(|&p| lit(p)).collect();
         let bound = Bound::Exactly(group.quota as usize);
         part(
@@ -104,6 +202,9 @@ pub fn lower(model: &Model, encoding: Encoding) -> Result<LoweredCnf, EncodeErro
         )?;
     }
     for sum in &model.clue_sums {
+        if stop() {
+            return Err(LowerError::Stopped);
+        }
         let terms: Vec<(u32, Lit)> = sum.terms.iter().map(|&(w, p)| (w, lit(p))).collect();
         let name = match sum.line {
             crate::model::Line::Row => "row",

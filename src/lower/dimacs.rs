@@ -1,7 +1,7 @@
 //! DIMACS CNF text, as FORMAT.md fixes it: a `c var K V|H R C` line per placement, the
 //! projection `c p show …` over exactly the placements, then the formula.
 
-use std::fmt::Write as _;
+use std::io::Write;
 
 use super::cnf::LoweredCnf;
 use crate::model::Model;
@@ -9,64 +9,86 @@ use crate::model::Model;
 /// The whole file. Comments come before the `p cnf` header, where every reader accepts
 /// them. Deterministic: the same model and encoding give the same bytes.
 pub fn write(model: &Model, lowered: &LoweredCnf) -> String {
-    write_blocking(model, lowered, &[])
+    let mut out = Vec::with_capacity(lowered.cnf.len() * 12 + model.placements.len() * 16);
+    // Writing into memory fails only when `stop` says so, and it never does here.
+    let _ = write_to(&mut out, model, lowered, &[], &|| false);
+    String::from_utf8(out).unwrap_or_default()
 }
 
-/// The file with one more clause per tiling in `blocked`, excluding it (for
-/// enumerating solutions with a solver that runs once per file).
-pub fn write_blocking(model: &Model, lowered: &LoweredCnf, blocked: &[Vec<u32>]) -> String {
-    let mut out = String::with_capacity(lowered.cnf.len() * 12 + model.placements.len() * 16);
-    let _ = writeln!(
+/// How many clauses are written between two looks at `stop`.
+const CLAUSES_PER_CHECK: usize = 1 << 16;
+
+/// Writes the file with one more clause per tiling in `blocked`, excluding it (for
+/// enumerating solutions with a solver that runs once per file), and stops with an
+/// error of kind `TimedOut` as soon as `stop` says so: a formula of hundreds of
+/// megabytes takes seconds to write, and the deadline covers that too.
+///
+/// # Errors
+/// The writer's, or `TimedOut` when stopped.
+pub fn write_to(
+    out: &mut dyn Write,
+    model: &Model,
+    lowered: &LoweredCnf,
+    blocked: &[Vec<u32>],
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<()> {
+    writeln!(
         out,
         "c dominofit model of {} ({}x{}), families {}, encoding {}",
-        model.name,
+        crate::escape::comment(&model.name),
         model.rows,
         model.cols,
         model.families.name(),
         lowered.encoding.name()
-    );
+    )?;
     if let Some(reason) = &model.infeasible {
-        let _ = writeln!(out, "c infeasible by clue inversion: {reason}");
+        writeln!(out, "c infeasible by clue inversion: {reason}")?;
     }
     for part in &lowered.parts {
-        let _ = writeln!(
+        writeln!(
             out,
             "c part {} constraints {} vars {} clauses {}",
             part.part, part.constraints, part.vars, part.clauses
-        );
+        )?;
     }
     for (k, p) in model.placements.iter().enumerate() {
-        let _ = writeln!(
+        writeln!(
             out,
             "c var {} {} {} {}",
             k + 1,
             p.orientation.letter(),
             p.row + 1,
             p.col + 1
-        );
+        )?;
     }
-    out.push_str("c p show");
+    out.write_all(b"c p show")?;
     for k in 1..=lowered.placements {
-        let _ = write!(out, " {k}");
+        write!(out, " {k}")?;
     }
-    out.push_str(" 0\n");
-    let _ = writeln!(
+    out.write_all(b" 0\n")?;
+    writeln!(
         out,
         "p cnf {} {}",
         lowered.vars,
         lowered.cnf.len() + blocked.len()
-    );
-    for clause in lowered.cnf.clauses() {
-        for lit in clause {
-            let _ = write!(out, "{lit} ");
+    )?;
+    for (k, clause) in lowered.cnf.clauses().enumerate() {
+        if k % CLAUSES_PER_CHECK == 0 && stop() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "stopped while writing the formula",
+            ));
         }
-        out.push_str("0\n");
+        for lit in clause {
+            write!(out, "{lit} ")?;
+        }
+        out.write_all(b"0\n")?;
     }
     for tiling in blocked {
         for &p in tiling {
-            let _ = write!(out, "-{} ", p + 1);
+            write!(out, "-{} ", p + 1)?;
         }
-        out.push_str("0\n");
+        out.write_all(b"0\n")?;
     }
-    out
+    Ok(())
 }

@@ -72,7 +72,7 @@ pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
     let _ = writeln!(
         out,
         "\\ dominofit model of {} ({}x{}), families {}",
-        model.name,
+        crate::escape::comment(&model.name),
         model.rows,
         model.cols,
         model.families.name()

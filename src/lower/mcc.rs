@@ -66,7 +66,7 @@ pub fn write(model: &Model) -> Result<String, MccError> {
     let _ = writeln!(
         out,
         "| dominofit model of {} ({}x{}), families {}: exact cover with multiplicities",
-        model.name,
+        crate::escape::comment(&model.name),
         model.rows,
         model.cols,
         model.families.name()

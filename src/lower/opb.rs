@@ -39,7 +39,7 @@ pub fn write(model: &Model) -> String {
     let _ = writeln!(
         out,
         "* dominofit model of {} ({}x{}), families {}",
-        model.name,
+        crate::escape::comment(&model.name),
         model.rows,
         model.cols,
         model.families.name()

@@ -13,7 +13,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use super::{Instance, MAX_CELLS, Orientation, Piece, Solution};
+use super::{Instance, MAX_CELLS, MAX_SIDE, Orientation, Piece, Solution};
 
 /// Errors in generator parameters.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -21,7 +21,9 @@ use super::{Instance, MAX_CELLS, Orientation, Piece, Solution};
 pub enum GenerateError {
     #[error("a board needs at least one row and one column (asked for {rows}x{cols})")]
     Empty { rows: usize, cols: usize },
-    #[error("a {rows}x{cols} board is larger than the supported {MAX_CELLS} cells")]
+    #[error(
+        "a {rows}x{cols} board is larger than supported: at most {MAX_SIDE} rows or columns and {MAX_CELLS} cells"
+    )]
     TooLarge { rows: usize, cols: usize },
 }
 
@@ -76,7 +78,8 @@ fn plant(
     if rows == 0 || cols == 0 {
         return Err(GenerateError::Empty { rows, cols });
     }
-    if rows.checked_mul(cols).is_none_or(|a| a > MAX_CELLS) {
+    // The limits of the parser: what `generate` writes, `solve` must read.
+    if rows > MAX_SIDE || cols > MAX_SIDE || rows.checked_mul(cols).is_none_or(|a| a > MAX_CELLS) {
         return Err(GenerateError::TooLarge { rows, cols });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -7,6 +7,7 @@
 pub mod draw;
 pub mod generate;
 pub mod parse;
+mod strict_json;
 pub mod svg;
 pub mod verify;
 

@@ -115,12 +115,27 @@ pub fn parse_instances(
     let documents = split_documents(text, file, workload)?;
     let mut instances = Vec::with_capacity(documents.len());
     let mut cells = 0usize;
+    // Names key the rows of runs.csv and the files of `emit -o DIR`: one workload may
+    // not use a name twice.
+    let mut lines_by_name: std::collections::HashMap<String, Option<usize>> =
+        std::collections::HashMap::new();
     for (origin, value) in documents {
         let default_name = match origin.line {
             Some(line) => format!("line-{line}"),
             None => stem.to_string(),
         };
         let instance = instance_from_value(&value, &origin, &default_name)?;
+        if let Some(first) = lines_by_name.insert(instance.name.clone(), origin.line) {
+            return Err(InputError::Board {
+                message: format!(
+                    "the name `{}` is already used by the board on line {}; names in a \
+                     workload must differ",
+                    crate::escape::terminal(&instance.name),
+                    first.map_or("?".to_string(), |l| l.to_string())
+                ),
+                origin,
+            });
+        }
         cells += instance.rows * instance.cols;
         if cells > MAX_WORKLOAD_CELLS {
             return Err(InputError::Board {
@@ -177,7 +192,7 @@ fn split_documents(
                 file: file.to_string(),
                 line: Some(k + 1),
             };
-            let value = serde_json::from_str(line).map_err(|e| InputError::Json {
+            let value = super::strict_json::from_str(line).map_err(|e| InputError::Json {
                 origin: origin.clone(),
                 message: format!("{e}"),
             })?;
@@ -193,7 +208,7 @@ fn split_documents(
                 file: file.to_string(),
             });
         }
-        let value = serde_json::from_str(text).map_err(|e| InputError::Json {
+        let value = super::strict_json::from_str(text).map_err(|e| InputError::Json {
             origin: origin.clone(),
             message: format!("{e}"),
         })?;

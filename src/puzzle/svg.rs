@@ -27,7 +27,7 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="16">"#
     );
-    let _ = writeln!(svg, "<title>{}</title>", escape(&instance.name));
+    let _ = writeln!(svg, "<title>{}</title>", crate::escape::xml(&instance.name));
     let _ = writeln!(
         svg,
         r##"<rect width="{width}" height="{height}" fill="#ffffff"/>"##
@@ -136,11 +136,4 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
     }
     svg.push_str("</svg>\n");
     svg
-}
-
-/// Escapes text for SVG (XML) content.
-pub(crate) fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

@@ -11,7 +11,8 @@
 //! second-long run gains little from repetition and a campaign would take hours.
 //!
 //! A backend that fails or refuses a model gets an `error` row and the race goes on;
-//! a backend whose tiling breaks the rules stops it, like a contradiction.
+//! a backend whose tiling breaks the rules stops it, like a contradiction. An interrupt
+//! (Ctrl-C) stops it too, keeping the rows measured so far.
 
 mod plot;
 mod runs;
@@ -190,7 +191,13 @@ pub fn race(
         for instance in instances {
             let first_row = rows.len();
             for backend in backends {
-                let row = match timed(instance, backend.as_ref(), &request, options) {
+                let result = timed(instance, backend.as_ref(), &request, options);
+                // An interrupt ends the race with what it has measured; the run it cut
+                // short is not a measurement.
+                if crate::interrupt::requested() {
+                    return Ok(rows);
+                }
+                let row = match result {
                     Ok(report) => RunRow {
                         workload: workload.clone(),
                         instance: instance.name.clone(),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::{RunRow, stats};
-use crate::puzzle::svg::escape;
+use crate::escape::xml as escape;
 
 const WIDTH: f64 = 760.0;
 const HEIGHT: f64 = 440.0;

@@ -51,30 +51,9 @@ impl Default for Dp {
     fn default() -> Self {
         Dp {
             orientation: Orientation::Auto,
-            memory_limit: default_memory_limit(),
+            memory_limit: crate::memory::default_budget(),
         }
     }
-}
-
-/// Half the memory available now (from `/proc/meminfo` where there is one), at most
-/// 8 GiB; 2 GiB when it cannot be read.
-fn default_memory_limit() -> u64 {
-    const GIB: u64 = 1 << 30;
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|rest| {
-                    rest.trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse::<u64>()
-                        .ok()
-                })
-                .map(|kib| kib * 1024)
-        });
-    available.map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
 }
 
 /// The widest sweep a `u64` mask holds (with a spare bit for the cell past the end).

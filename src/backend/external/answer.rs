@@ -17,7 +17,11 @@ pub enum Verdict {
 
 fn tail(text: &str) -> String {
     let lines: Vec<&str> = text.lines().rev().take(3).collect();
-    lines.into_iter().rev().collect::<Vec<_>>().join(" | ")
+    let joined = lines.into_iter().rev().collect::<Vec<_>>().join(" | ");
+    // What a program printed is data: no control characters reach the terminal, and a
+    // long line is cut.
+    let cut: String = joined.chars().take(400).collect();
+    crate::escape::terminal(&cut)
 }
 
 /// Reads the verdict in the descriptor's format.
@@ -31,36 +35,58 @@ pub fn read(
     output: &Path,
     placements: usize,
     names: &BTreeMap<String, PlacementId>,
+    max_answer: usize,
 ) -> Result<Verdict, String> {
-    let code = run.status.and_then(|s| s.code());
-    let crashed = || {
-        format!(
-            "exited with {} and no verdict; it printed: {}",
-            code.map_or("a signal".to_string(), |c| format!("status {c}")),
+    use std::os::unix::process::ExitStatusExt;
+    // A program that printed a verdict and then crashed may have printed it in error (a
+    // broken proof, a half-written model): no verdict from a crashed program is trusted.
+    if let Some(signal) = run.status.and_then(|s| s.signal()) {
+        let name = nix::sys::signal::Signal::try_from(signal)
+            .map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_string());
+        return Err(format!(
+            "was killed by {name}; an answer from a program that crashed is not trusted; \
+             it printed: {}",
             tail(if run.stderr.trim().is_empty() {
                 &run.stdout
             } else {
                 &run.stderr
             })
-        )
+        ));
+    }
+    let code = run.status.and_then(|s| s.code());
+    let answer_file = || -> Result<String, String> {
+        let size = std::fs::metadata(output)
+            .map_err(|_| crashed_message(run, code))?
+            .len();
+        if size > max_answer as u64 {
+            return Err(format!(
+                "wrote an answer file of {size} bytes, more than any answer for this model \
+                 needs ({max_answer})"
+            ));
+        }
+        std::fs::read_to_string(output).map_err(|_| crashed_message(run, code))
     };
+    let crashed = || crashed_message(run, code);
     match descriptor.answer {
         AnswerFormat::Competition => {
             competition(&run.stdout, code, placements).ok_or_else(crashed)?
         }
-        AnswerFormat::Minisat => {
-            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
-            minisat(&text, placements).ok_or_else(crashed)?
-        }
-        AnswerFormat::Cbc => {
-            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
-            cbc(&text, names)
-        }
-        AnswerFormat::Glpsol => {
-            let text = std::fs::read_to_string(output).map_err(|_| crashed())?;
-            glpsol(&text, names)
-        }
+        AnswerFormat::Minisat => minisat(&answer_file()?, placements).ok_or_else(crashed)?,
+        AnswerFormat::Cbc => cbc(&answer_file()?, names),
+        AnswerFormat::Glpsol => glpsol(&answer_file()?, names),
     }
+}
+
+fn crashed_message(run: &Run, code: Option<i32>) -> String {
+    format!(
+        "exited with {} and no verdict; it printed: {}",
+        code.map_or("no status".to_string(), |c| format!("status {c}")),
+        tail(if run.stderr.trim().is_empty() {
+            &run.stdout
+        } else {
+            &run.stderr
+        })
+    )
 }
 
 /// Positive literals among the placement variables, from a stream of signed integers

@@ -83,6 +83,8 @@ pub enum DescriptorError {
 /// Names the built-in backends use; a descriptor may not take them.
 const RESERVED: &[&str] = &[
     "native",
+    "native-matching",
+    "dp",
     "varisat",
     "cadical-lib",
     "microlp",
@@ -100,7 +102,18 @@ impl Descriptor {
             path: path.to_string(),
             message,
         };
-        let d: Descriptor = toml::from_str(text).map_err(|e| invalid(e.message().to_string()))?;
+        let d: Descriptor = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+            invalid(match line {
+                Some(line) => format!(
+                    "line {line}: {}",
+                    e.message().trim_end().replace('\n', "; ")
+                ),
+                None => e.message().trim_end().replace('\n', "; "),
+            })
+        })?;
         if d.name.is_empty()
             || !d
                 .name

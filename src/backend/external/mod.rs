@@ -51,38 +51,62 @@ const SHIPPED: &[(&str, &str)] = &[
 /// The environment variable naming a directory of user descriptors (`*.toml`).
 pub const USER_DIR_VAR: &str = "DOMINOFIT_BACKENDS";
 
+/// The descriptors that could be read, and what was wrong with the others.
+#[derive(Debug, Default)]
+pub struct Descriptors {
+    /// By name: the shipped ones, replaced by user ones of the same name.
+    pub found: BTreeMap<String, Descriptor>,
+    /// User descriptors (or the user directory) that could not be read; one broken file
+    /// does not take the others away.
+    pub broken: Vec<DescriptorError>,
+}
+
 /// Every descriptor: the shipped ones, then those of the user directory (which replace
-/// shipped ones of the same name), by name.
-///
-/// # Errors
-/// A descriptor that does not parse or validate, or an unreadable user directory.
-pub fn descriptors() -> Result<BTreeMap<String, Descriptor>, DescriptorError> {
-    let mut all = BTreeMap::new();
+/// shipped ones of the same name). An empty `DOMINOFIT_BACKENDS` is no directory.
+pub fn descriptors() -> Descriptors {
+    let mut all = Descriptors::default();
     for (file, text) in SHIPPED {
-        let d = Descriptor::parse(text, &format!("backends/{file}"))?;
-        all.insert(d.name.clone(), d);
-    }
-    if let Some(dir) = std::env::var_os(USER_DIR_VAR) {
-        let dir = PathBuf::from(dir);
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| DescriptorError::Io {
-                path: dir.display().to_string(),
-                message: e.to_string(),
-            })?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .collect();
-        files.sort();
-        for path in files {
-            let text = std::fs::read_to_string(&path).map_err(|e| DescriptorError::Io {
-                path: path.display().to_string(),
-                message: e.to_string(),
-            })?;
-            let d = Descriptor::parse(&text, &path.display().to_string())?;
-            all.insert(d.name.clone(), d);
+        match Descriptor::parse(text, &format!("backends/{file}")) {
+            Ok(d) => {
+                all.found.insert(d.name.clone(), d);
+            }
+            Err(e) => all.broken.push(e),
         }
     }
-    Ok(all)
+    let Some(dir) = user_dir() else {
+        return all;
+    };
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            all.broken.push(DescriptorError::Io {
+                path: crate::escape::terminal(&dir.display().to_string()),
+                message: e.to_string(),
+            });
+            return all;
+        }
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let shown = crate::escape::terminal(&path.display().to_string());
+        let parsed = std::fs::read_to_string(&path)
+            .map_err(|e| DescriptorError::Io {
+                path: shown.clone(),
+                message: e.to_string(),
+            })
+            .and_then(|text| Descriptor::parse(&text, &shown));
+        match parsed {
+            Ok(d) => {
+                all.found.insert(d.name.clone(), d);
+            }
+            Err(e) => all.broken.push(e),
+        }
+    }
+    all
 }
 
 /// An external program as a backend.
@@ -101,18 +125,42 @@ impl External {
         }
     }
 
-    /// The model file for this program, with the tilings found so far excluded.
-    fn render(
+    /// Writes the model file for this program, with the tilings found so far excluded.
+    /// `Ok(false)` when `budget` ran out while writing.
+    fn write_model(
         &self,
+        path: &std::path::Path,
         model: &Model,
         lowered: Option<&cnf::LoweredCnf>,
         blocked: &[Vec<PlacementId>],
-    ) -> String {
-        match (self.descriptor.reads, lowered) {
-            (InputFormat::Dimacs, Some(lowered)) => dimacs::write_blocking(model, lowered, blocked),
-            _ => lp::write_cuts(model, blocked),
+        budget: &Budget,
+    ) -> Result<bool, BackendError> {
+        use std::io::Write;
+        let cannot =
+            |e: std::io::Error| self.error(format!("cannot write {}: {e}", path.display()));
+        let file = std::fs::File::create(path).map_err(cannot)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        let written = match (self.descriptor.reads, lowered) {
+            (InputFormat::Dimacs, Some(lowered)) => {
+                dimacs::write_to(&mut out, model, lowered, blocked, &|| budget.expired())
+            }
+            _ => out.write_all(lp::write_cuts(model, blocked).as_bytes()),
+        };
+        match written.and_then(|()| out.flush()) {
+            Ok(()) => Ok(!budget.expired()),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Ok(false),
+            Err(e) => Err(cannot(e)),
         }
     }
+}
+
+/// The most a program may print on standard output, or write as its answer file: room
+/// for a model line over every variable (24 bytes a variable, three times what a signed
+/// literal takes) and 16 MiB of chatter. More is not an answer but a flood, and is
+/// stopped before it fills dominofit's memory.
+fn answer_limit(vars: u64) -> usize {
+    let bytes = (16u64 << 20).saturating_add(vars.saturating_mul(24));
+    usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
 impl Backend for External {
@@ -127,16 +175,24 @@ impl Backend for External {
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
-        let lowered =
-            match self.descriptor.reads {
-                InputFormat::Dimacs => Some(cnf::lower(model, self.encoding).map_err(|e| {
-                    BackendError::Unsupported {
-                        backend: self.name().to_string(),
-                        reason: e.to_string(),
-                    }
-                })?),
-                InputFormat::Lp => None,
-            };
+        let timeout = |counters: &Counters| -> Result<Outcome, BackendError> {
+            if crate::interrupt::requested() {
+                return Err(BackendError::Interrupted);
+            }
+            Ok(Outcome {
+                ending: Ending::Timeout,
+                counters: counters.clone(),
+            })
+        };
+        let lowered = match self.descriptor.reads {
+            InputFormat::Dimacs => {
+                match crate::backend::lower_cnf(self.name(), model, self.encoding, budget)? {
+                    Some(lowered) => Some(lowered),
+                    None => return timeout(&Counters::default()),
+                }
+            }
+            InputFormat::Lp => None,
+        };
         let counters = Counters {
             vars: lowered.as_ref().map(|l| l.vars as u64),
             clauses: lowered.as_ref().map(|l| l.cnf.len() as u64),
@@ -146,10 +202,19 @@ impl Backend for External {
             ending,
             counters: counters.clone(),
         };
-        let dir = tempfile::Builder::new()
-            .prefix("dominofit-")
-            .tempdir()
-            .map_err(|e| self.error(format!("cannot create a temporary directory: {e}")))?;
+        let max_answer = answer_limit(
+            lowered
+                .as_ref()
+                .map_or(model.placements.len() as u64, |l| u64::from(l.vars)),
+        );
+        // The directory is registered with the interrupt handler, which removes it on
+        // Ctrl-C whatever the run is doing (writing the model included).
+        let (_, dir) = crate::interrupt::TempGuard::create(|| {
+            let dir = tempfile::Builder::new().prefix("dominofit-").tempdir()?;
+            let path = dir.keep();
+            Ok(((), path))
+        })
+        .map_err(|e| self.error(format!("cannot create a temporary directory: {e}")))?;
         let input = dir
             .path()
             .join(format!("model.{}", self.descriptor.reads.extension()));
@@ -160,15 +225,25 @@ impl Backend for External {
         let mut blocked: Vec<Vec<PlacementId>> = Vec::new();
         loop {
             if budget.expired() {
-                return Ok(outcome(Ending::Timeout));
+                return timeout(&counters);
             }
-            std::fs::write(&input, self.render(model, lowered.as_ref(), &blocked))
-                .map_err(|e| self.error(format!("cannot write {}: {e}", input.display())))?;
+            if !self.write_model(&input, model, lowered.as_ref(), &blocked, budget)? {
+                return timeout(&counters);
+            }
             let _ = std::fs::remove_file(&output);
-            let run = runner::run(&self.descriptor, &input, &output, budget.deadline)
-                .map_err(|message| self.error(message))?;
+            let run = runner::run(
+                &self.descriptor,
+                &input,
+                &output,
+                budget.deadline,
+                max_answer,
+            )
+            .map_err(|e| match e {
+                runner::RunError::Interrupted => BackendError::Interrupted,
+                other => self.error(other.to_string()),
+            })?;
             if run.timed_out {
-                return Ok(outcome(Ending::Timeout));
+                return timeout(&counters);
             }
             let verdict = answer::read(
                 &self.descriptor,
@@ -176,6 +251,7 @@ impl Backend for External {
                 &output,
                 model.placements.len(),
                 &names,
+                max_answer,
             )
             .map_err(|message| self.error(message))?;
             match verdict {
@@ -190,21 +266,20 @@ impl Backend for External {
                 Verdict::Unsatisfiable if !budget.expired() => {
                     return Ok(outcome(Ending::Exhausted));
                 }
-                Verdict::Unsatisfiable | Verdict::Unknown => return Ok(outcome(Ending::Timeout)),
+                Verdict::Unsatisfiable | Verdict::Unknown => return timeout(&counters),
             }
         }
     }
 }
-
-pub use runner::interrupt;
 
 /// Whether a program can be run here, and what it says its version is.
 pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
     runner::probe(descriptor)
 }
 
-/// The file a descriptor came from is not needed after parsing; this only names the
-/// user directory for messages.
+/// The user directory named by `DOMINOFIT_BACKENDS`, unless it is unset or empty.
 pub fn user_dir() -> Option<PathBuf> {
-    std::env::var_os(USER_DIR_VAR).map(PathBuf::from)
+    std::env::var_os(USER_DIR_VAR)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }

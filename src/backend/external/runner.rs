@@ -1,34 +1,28 @@
 //! Running an external program under a deadline.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use wait_timeout::ChildExt;
 
 use super::descriptor::Descriptor;
+use crate::interrupt;
 
-/// Set when the user interrupts (Ctrl-C) while an external program runs.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-/// Whether an external program is running now.
-static RUNNING: AtomicBool = AtomicBool::new(false);
-
-/// Called from the process's interrupt handler. An external program runs in its own
-/// process group, out of reach of the terminal's Ctrl-C, so the runner must stop it and
-/// let its temporary files be removed; returns `false` then (the caller should let the
-/// run unwind), and `true` when nothing external is running and the process may exit.
-pub fn interrupt() -> bool {
-    INTERRUPTED.store(true, Ordering::SeqCst);
-    !RUNNING.load(Ordering::SeqCst)
-}
-
-/// How often a running program is checked for the deadline and for an interrupt.
+/// How often a running program is checked for the deadline, an interrupt and a flood
+/// of output.
 const POLL: Duration = Duration::from_millis(20);
+
+/// How much of standard error is kept: its end, for messages.
+const STDERR_TAIL: usize = 64 * 1024;
+
+/// How long the pipe readers are waited for once the program's group is gone.
+const READER_GRACE: Duration = Duration::from_secs(2);
 
 /// What a run left behind.
 pub struct Run {
@@ -37,6 +31,20 @@ pub struct Run {
     pub stderr: String,
     /// The deadline passed and the program was killed.
     pub timed_out: bool,
+}
+
+/// Why a program could not give an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Start(String),
+    #[error(
+        "printed more than {limit} bytes on standard output, more than any answer for this model \
+         needs; it was stopped"
+    )]
+    Flood { limit: usize },
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// A `command` element that stands for the time-limit arguments, for programs that
@@ -50,16 +58,55 @@ fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
         .replace("{seconds}", &seconds.to_string())
 }
 
-/// Runs the program on `input`; kills its whole process group at `deadline`.
+/// Reads a pipe to its end on its own thread (so that a chatty program never blocks on
+/// a full pipe), keeping at most `limit` bytes: all of them for standard output, which
+/// holds the answer (`flood` is raised past the limit), or the last ones for standard
+/// error, which only feeds messages.
+fn reader(
+    pipe: Option<impl Read + Send + 'static>,
+    limit: usize,
+    keep_tail: bool,
+    flood: Arc<AtomicBool>,
+) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut kept: Vec<u8> = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let mut buffer = [0u8; 64 * 1024];
+            loop {
+                let n = match pipe.read(&mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                if !keep_tail && kept.len() + n > limit {
+                    flood.store(true, Ordering::SeqCst);
+                    kept = Vec::new();
+                    break;
+                }
+                kept.extend_from_slice(&buffer[..n]);
+                if keep_tail && kept.len() > limit {
+                    kept.drain(..kept.len() - limit);
+                }
+            }
+        }
+        let _ = tx.send(String::from_utf8_lossy(&kept).into_owned());
+    });
+    rx
+}
+
+/// Runs the program on `input`; kills its whole process group at `deadline`, on an
+/// interrupt, or when it prints more than `max_stdout` bytes.
 ///
 /// # Errors
-/// The program cannot be started (with a hint when it is not installed).
+/// The program cannot be started (with a hint when it is not installed), floods its
+/// output, or the user interrupted.
 pub fn run(
     descriptor: &Descriptor,
     input: &Path,
     output: &Path,
     deadline: Option<Instant>,
-) -> Result<Run, String> {
+    max_stdout: usize,
+) -> Result<Run, RunError> {
     let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
     let limit: Vec<String> = match seconds {
         Some(seconds) => descriptor
@@ -82,41 +129,28 @@ pub fn run(
         }
     }
     let program = &descriptor.command[0];
-    let mut child = Command::new(program)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group, so a deadline kills whatever it started too.
-        .process_group(0)
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!(
-                "program `{program}` not found; install it (scripts/install-solvers.sh) or fix \
-                 the descriptor's `command`"
-            ),
-            _ => format!("cannot start `{program}`: {e}"),
-        })?;
-    // Read both pipes on their own threads so a chatty program cannot block on a full pipe.
-    let mut stdout_pipe = child.stdout.take();
-    let mut stderr_pipe = child.stderr.take();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(p) = stdout_pipe.as_mut() {
-            let _ = p.read_to_string(&mut s);
-        }
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(p) = stderr_pipe.as_mut() {
-            let _ = p.read_to_string(&mut s);
-        }
-        s
-    });
-    let pid = Pid::from_raw(child.id() as i32);
-    RUNNING.store(true, Ordering::SeqCst);
-    let mut interrupted = false;
+    let (mut child, group) = interrupt::spawn(
+        Command::new(program)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => RunError::Start(format!(
+            "program `{}` not found; install it (scripts/install-solvers.sh) or fix \
+             the descriptor's `command`",
+            crate::escape::terminal(program)
+        )),
+        std::io::ErrorKind::Interrupted => RunError::Interrupted,
+        _ => RunError::Start(format!(
+            "cannot start `{}`: {e}",
+            crate::escape::terminal(program)
+        )),
+    })?;
+    let flood = Arc::new(AtomicBool::new(false));
+    let stdout_rx = reader(child.stdout.take(), max_stdout, false, flood.clone());
+    let stderr_rx = reader(child.stderr.take(), STDERR_TAIL, true, flood.clone());
     let (status, timed_out) = loop {
         let slice = match deadline {
             Some(d) => d.saturating_duration_since(Instant::now()).min(POLL),
@@ -127,27 +161,29 @@ pub fn run(
             Ok(None) => {}
             Err(_) => break (None, true),
         }
-        interrupted = INTERRUPTED.load(Ordering::SeqCst);
-        if interrupted || deadline.is_some_and(|d| Instant::now() >= d) {
-            let _ = killpg(pid, Signal::SIGKILL);
+        if interrupt::requested()
+            || flood.load(Ordering::SeqCst)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            let _ = killpg(group.pid(), Signal::SIGKILL);
             let _ = child.wait();
             break (None, true);
         }
     };
-    RUNNING.store(false, Ordering::SeqCst);
-    if interrupted {
-        return Err("interrupted".to_string());
+    // Whatever the program left running in its group, and whatever escaped it, goes now:
+    // it could hold the pipes open, or live on after dominofit.
+    drop(group);
+    if interrupt::requested() {
+        return Err(RunError::Interrupted);
     }
-    // The pipes close when the group is gone; a grandchild that escaped the group could
-    // keep them open, so the readers are not waited for after a kill.
-    let (stdout, stderr) = if timed_out {
-        (String::new(), String::new())
-    } else {
-        (
-            out_reader.join().unwrap_or_default(),
-            err_reader.join().unwrap_or_default(),
-        )
-    };
+    if flood.load(Ordering::SeqCst) {
+        return Err(RunError::Flood { limit: max_stdout });
+    }
+    let stdout = stdout_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+    let stderr = stderr_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+    if flood.load(Ordering::SeqCst) {
+        return Err(RunError::Flood { limit: max_stdout });
+    }
     Ok(Run {
         status,
         stdout,
@@ -166,34 +202,30 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
     } else {
         descriptor.version.clone()
     };
-    let mut child = Command::new(&command[0])
-        .args(&command[1..])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "not found".to_string(),
-            _ => e.to_string(),
-        })?;
-    let pid = Pid::from_raw(child.id() as i32);
-    match child.wait_timeout(Duration::from_secs(5)) {
-        Ok(Some(_)) => {}
-        _ => {
-            let _ = killpg(pid, Signal::SIGKILL);
-            let _ = child.wait();
-            return Err("did not answer --version within 5 s".to_string());
-        }
+    let (mut child, group) = interrupt::spawn(
+        Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => "not found".to_string(),
+        _ => e.to_string(),
+    })?;
+    let flood = Arc::new(AtomicBool::new(false));
+    let stdout_rx = reader(child.stdout.take(), 64 * 1024, true, flood.clone());
+    let stderr_rx = reader(child.stderr.take(), 64 * 1024, true, flood);
+    let answered = matches!(child.wait_timeout(Duration::from_secs(5)), Ok(Some(_)));
+    if !answered {
+        let _ = killpg(group.pid(), Signal::SIGKILL);
+        let _ = child.wait();
+        return Err("did not answer --version within 5 s".to_string());
     }
-    let mut text = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        let _ = out.read_to_string(&mut text);
-    }
-    if text.trim().is_empty()
-        && let Some(mut err) = child.stderr.take()
-    {
-        let _ = err.read_to_string(&mut text);
+    drop(group);
+    let mut text = stdout_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+    if text.trim().is_empty() {
+        text = stderr_rx.recv_timeout(READER_GRACE).unwrap_or_default();
     }
     let line = text
         .lines()

@@ -1,0 +1,276 @@
+//! Ctrl-C at any moment leaves no process and no temporary file behind.
+//!
+//! Everything that outlives a careless exit is registered here while it exists: the
+//! process groups of running external programs and the paths of temporary files and
+//! directories. Registration and the interrupt path take one lock, so the handler sees
+//! either nothing or a complete registration, and [`exit`] removes and kills what is
+//! registered while holding the lock, so nothing new can appear behind it.
+//!
+//! Two more mechanisms cover what a registry cannot see:
+//! * every external program is started with a parent-death signal (SIGKILL when
+//!   dominofit dies, even by SIGKILL);
+//! * dominofit makes itself a child subreaper, so a grandchild that left the program's
+//!   process group (`setsid`) is re-parented to dominofit when its parent dies, and
+//!   [`reap_strays`] kills it.
+//!
+//! Library code never exits: it only looks at [`requested`] (through
+//! `Budget::expired`) and stops early. The command line decides whether an interrupt
+//! exits at once ([`exit`]) or lets the current command wind down and keep what it has
+//! (`race`), by [`set_graceful`].
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill, killpg};
+use nix::unistd::Pid;
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+
+#[derive(Default)]
+struct Live {
+    groups: Vec<i32>,
+    paths: Vec<PathBuf>,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    groups: Vec::new(),
+    paths: Vec::new(),
+});
+
+fn live() -> MutexGuard<'static, Live> {
+    // A panic while the lock was held leaves the lists as they were; keep using them.
+    LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Whether the user asked to stop (Ctrl-C, SIGTERM).
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Records an interrupt and kills every running external program, so that whatever waits
+/// on one returns at once. Called from the signal-handling thread.
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+    let live = live();
+    for &group in &live.groups {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
+
+/// Whether the current command stops by itself on an interrupt (true), or the interrupt
+/// should [`exit`] at once (false, the default).
+pub fn graceful() -> bool {
+    GRACEFUL.load(Ordering::SeqCst)
+}
+
+/// Sets whether the current command winds down by itself on an interrupt.
+pub fn set_graceful(on: bool) {
+    GRACEFUL.store(on, Ordering::SeqCst);
+}
+
+/// Kills every registered process group, removes every registered temporary path, kills
+/// strays, and exits with `code`. The lock is held to the end, so nothing new is
+/// started or created after the clean-up.
+pub fn exit(code: i32) -> ! {
+    let live = live();
+    for &group in &live.groups {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+    for path in &live.paths {
+        remove(path);
+    }
+    reap_strays_locked(&[]);
+    std::process::exit(code)
+}
+
+fn remove(path: &Path) {
+    if path.is_dir() {
+        let _ = std::fs::remove_dir_all(path);
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A temporary path that is removed when the guard drops, or by [`exit`].
+#[derive(Debug)]
+pub struct TempGuard {
+    path: PathBuf,
+}
+
+impl TempGuard {
+    /// Runs `create` (which makes the file or directory at the path it returns) with the
+    /// registry locked, and registers the path. `create` must be quick.
+    ///
+    /// # Errors
+    /// Whatever `create` returns.
+    pub fn create<T>(
+        create: impl FnOnce() -> std::io::Result<(T, PathBuf)>,
+    ) -> std::io::Result<(T, TempGuard)> {
+        let mut live = live();
+        let (made, path) = create()?;
+        live.paths.push(path.clone());
+        Ok((made, TempGuard { path }))
+    }
+
+    /// The registered path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Stops tracking the path without removing it: it has been renamed into place.
+    pub fn keep(self) {
+        let mut live = live();
+        if let Some(k) = live.paths.iter().position(|p| *p == self.path) {
+            live.paths.swap_remove(k);
+        }
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        let mut live = live();
+        remove(&self.path);
+        if let Some(k) = live.paths.iter().position(|p| *p == self.path) {
+            live.paths.swap_remove(k);
+        }
+    }
+}
+
+/// A running program's process group; unregistered (and the group killed) on drop.
+#[derive(Debug)]
+pub struct GroupGuard {
+    group: i32,
+}
+
+impl GroupGuard {
+    /// The process group id (the program's pid).
+    pub fn pid(&self) -> Pid {
+        Pid::from_raw(self.group)
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        let mut live = live();
+        let _ = killpg(Pid::from_raw(self.group), Signal::SIGKILL);
+        if let Some(k) = live.groups.iter().position(|&g| g == self.group) {
+            live.groups.swap_remove(k);
+        }
+        let groups = live.groups.clone();
+        drop(live);
+        reap_strays(&groups);
+    }
+}
+
+/// Starts `command` in a process group of its own, with SIGKILL as its parent-death
+/// signal, and registers the group. No program is started after an interrupt.
+///
+/// # Errors
+/// The program cannot be started, or an interrupt came first (`Interrupted`).
+pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
+    use std::os::unix::process::CommandExt;
+    become_subreaper();
+    let parent = std::process::id() as i32;
+    command.process_group(0);
+    // SAFETY: the closure runs in the child between fork and exec and only makes two
+    // async-signal-safe system calls.
+    unsafe {
+        command.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            // The parent may have died before the signal was armed.
+            if nix::unistd::getppid().as_raw() != parent {
+                return Err(std::io::Error::other("dominofit exited"));
+            }
+            Ok(())
+        });
+    }
+    let mut live = live();
+    if requested() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "interrupted",
+        ));
+    }
+    let child = command.spawn()?;
+    let group = child.id() as i32;
+    live.groups.push(group);
+    Ok((child, GroupGuard { group }))
+}
+
+fn become_subreaper() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    });
+}
+
+/// Kills and reaps every child process of dominofit that is not in a registered group:
+/// descendants of finished or killed programs that escaped their group and were
+/// re-parented here. Repeats while killing one re-parents more, for at most a second.
+pub fn reap_strays(registered: &[i32]) {
+    let live = live();
+    let mut groups = live.groups.clone();
+    groups.extend_from_slice(registered);
+    drop(live);
+    reap_strays_locked(&groups);
+}
+
+fn reap_strays_locked(registered: &[i32]) {
+    let me = std::process::id() as i32;
+    // Children in dominofit's own group were started by other code (a test harness, a
+    // caller of the library) and are theirs to manage; an escaped program has a group
+    // of its own.
+    let own_group = nix::unistd::getpgrp().as_raw();
+    let until = Instant::now() + Duration::from_secs(1);
+    loop {
+        let strays: Vec<i32> = children_of(me)
+            .into_iter()
+            .filter(|&(_, group)| group != own_group && !registered.contains(&group))
+            .map(|(pid, _)| pid)
+            .collect();
+        if strays.is_empty() || Instant::now() >= until {
+            return;
+        }
+        for &pid in &strays {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+            let _ = nix::sys::wait::waitpid(Pid::from_raw(pid), None);
+        }
+    }
+}
+
+/// `(pid, process group)` of every process whose parent is `parent`, from `/proc`.
+fn children_of(parent: i32) -> Vec<(i32, i32)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses.
+        let Some(rest) = stat.rfind(')').map(|k| &stat[k + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let [_state, ppid, pgrp, ..] = fields.as_slice()
+            && ppid.parse() == Ok(parent)
+            && let Ok(group) = pgrp.parse()
+        {
+            out.push((pid, group));
+        }
+    }
+    out
+}

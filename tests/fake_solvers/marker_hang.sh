@@ -1,0 +1,7 @@
+#!/bin/sh
+# A solver that says it was started (touching $FAKE_SOLVER_MARKER) and never answers:
+# tests use it to see whether dominofit ran a program at all.
+if [ -n "$FAKE_SOLVER_MARKER" ]; then touch "$FAKE_SOLVER_MARKER"; fi
+sleep 30.75
+echo "s UNSATISFIABLE"
+exit 20

@@ -1,0 +1,655 @@
+//! Regression tests for faults found by probing the binary as an adversarial user would:
+//! a board's name that tries to become syntax, input that says two things, boards too
+//! large for a lowering, solvers that flood, crash after a verdict or escape their
+//! process group, Ctrl-C at awkward moments, and output files that are links, devices
+//! or directories. Each test fails on the code before the fix.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+use dominofit::backend::external::USER_DIR_VAR;
+use dominofit::escape;
+
+const OBSERVED_6X6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/6x6.json");
+const OBSERVED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed.jsonl");
+
+/// A name that, copied raw into a DIMACS header, adds the clauses `1` and `-1`: any SAT
+/// solver then answers unsat.
+const INJECTED: &str = "pwn\np cnf 1 2\n1 0\n-1 0\nc";
+
+fn dominofit() -> Command {
+    Command::new(cargo_bin("dominofit"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The observed 6×6 board (unique) under another name, as a file in `dir`.
+fn renamed_6x6(dir: &Path, name: &str) -> PathBuf {
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(OBSERVED_6X6).unwrap()).unwrap();
+    value["name"] = serde_json::Value::String(name.to_string());
+    let path = dir.join("renamed.json");
+    std::fs::write(&path, value.to_string()).unwrap();
+    path
+}
+
+/// A directory of user descriptors, one per fake solver script, named like the script
+/// with `-` for `_`.
+fn fake_descriptors(scripts: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for script in scripts {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fake_solvers")
+            .join(format!("{script}.sh"));
+        std::fs::write(
+            dir.path().join(format!("{script}.toml")),
+            format!(
+                "name = \"{}\"\nreads = \"dimacs\"\ncommand = [\"{}\", \"{{input}}\"]\nanswer = \"competition\"\n",
+                script.replace('_', "-"),
+                path.display()
+            ),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
+}
+
+/// Processes whose command line contains `pattern` (the fake solvers sleep for odd
+/// durations so that they can be found).
+fn running(pattern: &str) -> String {
+    std::thread::sleep(Duration::from_millis(200));
+    Command::new("pgrep")
+        .args(["-af", pattern])
+        .output()
+        .map(|o| text(&o.stdout))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_name_never_adds_lines_to_an_emitted_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(5000);
+    for name in [INJECTED, "a\rb\u{1b}[2J\u{0}*\\", long.as_str()] {
+        let dirty = renamed_6x6(dir.path(), name);
+        let dirty_dir = dir.path().join("dirty");
+        std::fs::create_dir_all(&dirty_dir).unwrap();
+        let dirty = {
+            let moved = dirty_dir.join("board.json");
+            std::fs::rename(&dirty, &moved).unwrap();
+            moved
+        };
+        let clean = renamed_6x6(dir.path(), &escape::comment(name));
+        for format in ["dimacs", "lp", "opb", "mcc", "model-json"] {
+            let emit = |file: &Path| {
+                let out = dominofit()
+                    .args(["emit", file.to_str().unwrap(), "--to", format])
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{}", text(&out.stderr));
+                text(&out.stdout)
+            };
+            let (a, b) = (emit(&dirty), emit(&clean));
+            if format == "model-json" {
+                // JSON escapes the name itself; it must still be one document.
+                assert!(serde_json::from_str::<serde_json::Value>(&a).is_ok());
+            } else {
+                assert_eq!(a, b, "{format}: the name changed more than its own text");
+                assert!(
+                    a.lines().next().unwrap().len() < 200,
+                    "{format}: long header"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_name_never_changes_a_solver_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "y".repeat(5000);
+    for name in [INJECTED, long.as_str()] {
+        let board = renamed_6x6(dir.path(), name);
+        for (backend, program, flag) in [
+            ("varisat", "", ""),
+            ("cadical", "cadical", "--version"),
+            ("minisat", "minisat", "--help"),
+            ("cryptominisat5", "cryptominisat5", "--version"),
+            ("picosat", "picosat", "--version"),
+            ("kissat", "kissat", "--version"),
+            ("cbc", "cbc", "-quit"),
+            ("glpsol", "glpsol", "--version"),
+        ] {
+            if !program.is_empty() && !common::program_available(program, flag) {
+                continue;
+            }
+            let out = dominofit()
+                .args(["solve", board.to_str().unwrap(), "--limit", "2"])
+                .args(["--format", "json", "--backend", backend])
+                .output()
+                .unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{backend}: {}",
+                text(&out.stderr)
+            );
+            let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(answer["status"], "unique", "{backend}");
+            assert_eq!(
+                answer["name"], name,
+                "{backend}: JSON keeps the name exactly"
+            );
+        }
+    }
+}
+
+#[test]
+fn text_output_shows_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = renamed_6x6(dir.path(), "evil\nforged: unsat\u{1b}[31m");
+    let out = dominofit()
+        .args(["solve", board.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let shown = text(&out.stdout);
+    assert!(!shown.contains('\u{1b}'), "{shown}");
+    assert!(!shown.lines().any(|l| l.starts_with("forged")), "{shown}");
+    assert!(
+        shown.starts_with("evil\\u{a}forged: unsat\\u{1b}[31m: sat"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn svg_of_any_name_is_well_formed_xml() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "bell\u{7} <tag> & \"quote\" \u{1b}[0m\u{fffe}";
+    let board = renamed_6x6(dir.path(), name);
+    let svg = dir.path().join("board.svg");
+    let out = dominofit()
+        .args(["show", board.to_str().unwrap(), "--solve", "--svg"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let xml = std::fs::read_to_string(&svg).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let title = document
+        .descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert!(title.starts_with("bell\\u{7} <tag> & \"quote\""), "{title}");
+}
+
+#[test]
+fn emit_refuses_names_that_would_share_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.jsonl");
+    let board = std::fs::read_to_string(OBSERVED_6X6).unwrap();
+    let mut lines = String::new();
+    for name in ["a/b", "a_b"] {
+        let mut value: serde_json::Value = serde_json::from_str(&board).unwrap();
+        value["name"] = name.into();
+        lines.push_str(&format!("{value}\n"));
+    }
+    std::fs::write(&workload, lines).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = dominofit()
+        .args(["emit", workload.to_str().unwrap(), "--to", "lp", "-o"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("would both be written to a_b.lp"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!out_dir.exists() || leftovers(&out_dir).is_empty());
+}
+
+#[test]
+fn input_that_says_two_things_is_refused() {
+    let board =
+        r#"{"rows":2,"cols":2,"blocked":[],"row_clues":[7],"row_clues":[2],"col_clues":[1,1]}"#;
+    let out = dominofit()
+        .args(["solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(board.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("duplicate key `row_clues`"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("w.jsonl");
+    let line = std::fs::read_to_string(OBSERVED_6X6)
+        .unwrap()
+        .replace('\n', " ");
+    std::fs::write(&workload, format!("{line}\n\n{line}\n")).unwrap();
+    let out = dominofit()
+        .args(["solve", workload.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("line 3") && message.contains("on line 1"),
+        "{message}"
+    );
+}
+
+#[test]
+fn generate_refuses_what_solve_would_refuse() {
+    let out = dominofit()
+        .args(["generate", "--rows", "4097", "--cols", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("at most 4096 rows or columns"));
+}
+
+#[test]
+fn an_oversized_lowering_is_refused_with_an_estimate_before_it_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let (instance, _) = dominofit::puzzle::generate::planted(1024, 1024, 3, 0).unwrap();
+    let board = dir.path().join("big.json");
+    std::fs::write(&board, instance.to_json()).unwrap();
+    for args in [
+        vec!["solve", "--backend", "varisat"],
+        vec!["emit", "--to", "dimacs"],
+    ] {
+        let out = dominofit().args(&args).arg(&board).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let message = text(&out.stderr);
+        assert!(
+            message.contains("clauses") && message.contains("GiB of memory"),
+            "{args:?}: {message}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn the_deadline_covers_lowering_and_writing() {
+    let descriptors = fake_descriptors(&["marker_hang"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (instance, _) = dominofit::puzzle::generate::planted(256, 256, 3, 0).unwrap();
+    let board = dir.path().join("b.json");
+    std::fs::write(&board, instance.to_json()).unwrap();
+    let marker = dir.path().join("started");
+    let scratch = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let out = dominofit()
+        .args([
+            "solve",
+            "--backend",
+            "marker-hang",
+            "--timeout",
+            "0.5",
+            "--format",
+            "json",
+        ])
+        .arg(&board)
+        .env(USER_DIR_VAR, descriptors.path())
+        .env("FAKE_SOLVER_MARKER", &marker)
+        .env("TMPDIR", scratch.path())
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("\"status\":\"unknown\""));
+    // Lowering and writing this board take several seconds: the deadline stopped them
+    // before the program was ever started. (A contract, not a speed claim: the bound
+    // is six times the limit.)
+    assert!(
+        !marker.exists(),
+        "the solver was started after the deadline"
+    );
+    assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
+    assert!(leftovers(scratch.path()).is_empty());
+}
+
+#[test]
+fn a_flooding_solver_is_stopped_and_its_output_bounded() {
+    let descriptors = fake_descriptors(&["chatty"]);
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "chatty",
+            "--timeout",
+            "8",
+        ])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("printed more than"),
+        "{}",
+        text(&out.stderr)
+    );
+    // The largest child this test binary has waited for (other tests' runs included,
+    // the largest of which stays under 300 MiB). Unbounded, the chatter of eight seconds
+    // was held whole: 1.3 GB.
+    let usage =
+        nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
+    let peak_kib = usage.max_rss();
+    assert!(peak_kib < 600 * 1024, "peak {peak_kib} KiB");
+}
+
+#[test]
+fn a_verdict_from_a_crashed_solver_is_an_error_not_an_answer() {
+    let descriptors = fake_descriptors(&["verdict_then_crash"]);
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "verdict-then-crash"])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out.stdout).contains("unsat"));
+    assert!(
+        text(&out.stderr).contains("SIGSEGV"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_child_that_leaves_the_process_group_is_killed_too() {
+    let descriptors = fake_descriptors(&["escape"]);
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "escape",
+            "--timeout",
+            "0.5",
+        ])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(running("sleep 41.5"), "");
+}
+
+/// Starts dominofit with `args`, waits until `ready` holds (polling every millisecond),
+/// sends SIGINT and returns what it left.
+fn interrupt_when(args: &[&str], env: &[(&str, &Path)], ready: impl Fn() -> bool) -> Output {
+    let mut command = dominofit();
+    command
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let child = command.spawn().unwrap();
+    let started = Instant::now();
+    while !ready() {
+        assert!(started.elapsed() < Duration::from_secs(60), "never ready");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ctrl_c_while_the_model_is_written_leaves_nothing() {
+    let descriptors = fake_descriptors(&["marker_hang"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (instance, _) = dominofit::puzzle::generate::planted(112, 112, 2, 0).unwrap();
+    let board = dir.path().join("b.json");
+    std::fs::write(&board, instance.to_json()).unwrap();
+    for _ in 0..2 {
+        let scratch = tempfile::tempdir().unwrap();
+        // The temporary directory appears just before the model is written into it.
+        let out = interrupt_when(
+            &["solve", board.to_str().unwrap(), "--backend", "marker-hang"],
+            &[
+                (USER_DIR_VAR, descriptors.path()),
+                ("TMPDIR", scratch.path()),
+            ],
+            || !leftovers(scratch.path()).is_empty(),
+        );
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        assert!(leftovers(scratch.path()).is_empty(), "temporary files left");
+        assert_eq!(running("sleep 30.75"), "");
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_race_which_keeps_what_it_measured() {
+    let descriptors = fake_descriptors(&["marker_hang"]);
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("started");
+    let out_dir = dir.path().join("race");
+    let scratch = tempfile::tempdir().unwrap();
+    let out = interrupt_when(
+        &[
+            "race",
+            OBSERVED,
+            "--backends",
+            "native,marker-hang",
+            "--repeat",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[
+            (USER_DIR_VAR, descriptors.path()),
+            ("FAKE_SOLVER_MARKER", &marker),
+            ("TMPDIR", scratch.path()),
+        ],
+        || marker.exists(),
+    );
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let runs = std::fs::read_to_string(out_dir.join("runs.csv")).unwrap();
+    assert!(runs.contains("observed-6x6,native"), "{runs}");
+    assert!(
+        !runs.contains("marker-hang"),
+        "a cut run is no measurement: {runs}"
+    );
+    assert!(out_dir.join("summary.md").exists());
+    assert!(leftovers(scratch.path()).is_empty());
+    assert_eq!(running("sleep 30.75"), "");
+}
+
+#[test]
+fn race_out_that_cannot_be_written_is_refused_before_any_run() {
+    let descriptors = fake_descriptors(&["marker_hang"]);
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("started");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "keep").unwrap();
+    let out = dominofit()
+        .args(["race", OBSERVED, "--backends", "marker-hang", "--out"])
+        .arg(&file)
+        .env(USER_DIR_VAR, descriptors.path())
+        .env("FAKE_SOLVER_MARKER", &marker)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("not a directory"));
+    assert!(
+        !marker.exists(),
+        "a run started before the output was checked"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
+}
+
+#[test]
+fn output_files_follow_the_umask_and_links_stay_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let emit_to = |target: &Path| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("umask 022; exec \"$0\" emit \"$1\" --to lp -o \"$2\"")
+            .arg(cargo_bin("dominofit"))
+            .arg(OBSERVED_6X6)
+            .arg(target)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    let fresh = dir.path().join("fresh.lp");
+    emit_to(&fresh);
+    assert_eq!(mode(&fresh), 0o644);
+    // An existing file keeps its own mode.
+    std::fs::set_permissions(&fresh, std::fs::Permissions::from_mode(0o640)).unwrap();
+    emit_to(&fresh);
+    assert_eq!(mode(&fresh), 0o640);
+    // A link is written through, and stays a link.
+    let real = dir.path().join("real.lp");
+    std::fs::write(&real, "").unwrap();
+    let link = dir.path().join("link.lp");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    emit_to(&link);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("Subject To")
+    );
+    // A device is written through, never replaced.
+    emit_to(Path::new("/dev/null"));
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    // Nothing else is left in the directory.
+    let mut names: Vec<String> = leftovers(dir.path())
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["fresh.lp", "link.lp", "real.lp"]);
+}
+
+#[test]
+fn a_board_a_backend_refuses_does_not_stop_the_workload() {
+    let dir = tempfile::tempdir().unwrap();
+    let (wide, _) = dominofit::puzzle::generate::planted(70, 70, 1, 0).unwrap();
+    let workload = dir.path().join("mixed.jsonl");
+    let observed = std::fs::read_to_string(OBSERVED).unwrap();
+    std::fs::write(&workload, format!("{}\n{observed}", wide.to_json())).unwrap();
+    for command in ["count", "solve"] {
+        let out = dominofit()
+            .args([command, workload.to_str().unwrap(), "--backend", "dp"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let stdout = text(&out.stdout);
+        for name in ["observed-6x6", "observed-7x7", "observed-8x8"] {
+            assert!(stdout.contains(name), "{command}: {stdout}");
+        }
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&wide.name), "{stderr}");
+    }
+}
+
+#[test]
+fn one_broken_descriptor_takes_nothing_else_away() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("broken.toml"),
+        "name = \"x\"\nreads = \"dimacs\"\ncommand = [\n",
+    )
+    .unwrap();
+    let run = |backend: &str| {
+        dominofit()
+            .args(["solve", OBSERVED_6X6, "--backend", backend])
+            .env(USER_DIR_VAR, dir.path())
+            .output()
+            .unwrap()
+    };
+    // The built-in and shipped backends still work.
+    assert_eq!(run("varisat").status.code(), Some(0));
+    let missing = run("x");
+    assert_eq!(missing.status.code(), Some(2));
+    let message = text(&missing.stderr);
+    assert!(message.contains("broken.toml: line 4"), "{message}");
+    assert!(
+        message.contains("cadical"),
+        "shipped backends are listed: {message}"
+    );
+    // An empty variable is no directory at all.
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "varisat"])
+        .env(USER_DIR_VAR, "")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A descriptor may not take a built-in name.
+    std::fs::remove_file(dir.path().join("broken.toml")).unwrap();
+    std::fs::write(
+        dir.path().join("dp.toml"),
+        "name = \"dp\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\n",
+    )
+    .unwrap();
+    let listed = dominofit()
+        .arg("backends")
+        .env(USER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        text(&listed.stdout).contains("`dp` is the name of a built-in backend"),
+        "{}",
+        text(&listed.stdout)
+    );
+}
+
+#[test]
+fn an_io_error_names_its_cause_once_and_repeat_is_bounded() {
+    let out = dominofit()
+        .args(["solve", "/nonexistent/board.json"])
+        .output()
+        .unwrap();
+    let message = text(&out.stderr);
+    assert_eq!(
+        message.matches("No such file or directory").count(),
+        1,
+        "{message}"
+    );
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--repeat", "4294967295"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
