@@ -13,6 +13,7 @@
 //!   drive the terminal.
 //! * [`xml`]: SVG text, escaped for markup, with the characters XML 1.0 forbids shown as
 //!   in [`terminal`].
+//! * [`markdown`]: a table cell or list item of `summary.md`.
 //! * [`file_stem`]: a file name made from a board's name (`emit -o DIR`).
 
 use std::fmt::Write as _;
@@ -97,6 +98,23 @@ pub fn xml(text: &str) -> String {
     out
 }
 
+/// Text for Markdown (a table cell, a list item): as in [`terminal`], with every
+/// character Markdown gives a meaning to escaped by a backslash, so a name cannot end a
+/// table cell, open a link or start markup.
+pub fn markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in terminal(text).chars() {
+        if matches!(
+            c,
+            '\\' | '|' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '!' | '~'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +148,14 @@ mod tests {
         assert_eq!(terminal("a\nb"), "a\\u{a}b");
         assert_eq!(terminal("\x1b[31mred"), "\\u{1b}[31mred");
         assert_eq!(terminal("x\u{202E}y"), "x\\u{202e}y");
+    }
+
+    #[test]
+    fn markdown_cells_cannot_be_broken() {
+        assert_eq!(markdown("a|b"), "a\\|b");
+        // The backslash of `\u{a}` is escaped too, so that Markdown shows it.
+        assert_eq!(markdown("x\n| y"), "x\\\\u{a}\\| y");
+        assert_eq!(markdown("planted-8x8-s1-2"), "planted-8x8-s1-2");
     }
 
     #[test]

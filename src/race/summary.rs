@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::{RunRow, stats};
 use crate::backend::BUILTIN;
+use crate::escape::markdown as cell;
 
 /// Aggregates for one backend over a set of instances.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -174,8 +175,8 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
                 out,
                 "| {} {} | {} | {}/{} | {} | {} | {} | {} | {} |",
                 a.instances,
-                set_name(file),
-                shown(name),
+                cell(set_name(file)),
+                cell(&shown(name)),
                 a.solved,
                 a.instances,
                 ms(a.median_ms),
@@ -192,7 +193,7 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
         if instances > PER_INSTANCE_UP_TO {
             continue;
         }
-        let _ = writeln!(out, "\n## {} per instance\n", set_name(file));
+        let _ = writeln!(out, "\n## {} per instance\n", cell(set_name(file)));
         let _ = writeln!(out, "| Board | Backend | Status | ms | Nodes | Forced |");
         let _ = writeln!(out, "|---|---|---|---:|---:|---:|");
         for r in of_file {
@@ -204,8 +205,8 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {status} | {} | {} | {} |",
-                r.instance,
-                shown(&r.backend),
+                cell(&r.instance),
+                cell(&shown(&r.backend)),
                 ms(r.time_ms),
                 count(r.nodes.map(|n| n as f64)),
                 count(r.forced.map(|n| n as f64)),
@@ -220,10 +221,11 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
             let first = of_backend[0];
             let _ = writeln!(
                 out,
-                "- `{name}`: {} run(s); the first, on `{}`: {}",
+                "- {}: {} run(s); the first, on {}: {}",
+                cell(name),
                 of_backend.len(),
-                first.instance,
-                first.error.as_deref().unwrap_or_default()
+                cell(&first.instance),
+                cell(first.error.as_deref().unwrap_or_default())
             );
         }
     }
