@@ -34,11 +34,15 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 struct Live {
     groups: Vec<i32>,
     paths: Vec<PathBuf>,
+    /// Children dominofit had before it became a subreaper (inherited through `exec`,
+    /// say a shell's background job): not ours to reap.
+    inherited: Vec<i32>,
 }
 
 static LIVE: Mutex<Live> = Mutex::new(Live {
     groups: Vec::new(),
     paths: Vec::new(),
+    inherited: Vec::new(),
 });
 
 fn live() -> MutexGuard<'static, Live> {
@@ -83,15 +87,25 @@ pub fn exit(code: i32) -> ! {
     for path in &live.paths {
         remove(path);
     }
-    reap_strays_locked(&[]);
+    reap_strays_locked(&[], &live.inherited);
     std::process::exit(code)
 }
 
+/// Removes a file or a directory tree; retried for a moment, since another thread may
+/// be creating a file in the directory while it is removed.
 fn remove(path: &Path) {
-    if path.is_dir() {
-        let _ = std::fs::remove_dir_all(path);
-    } else {
-        let _ = std::fs::remove_file(path);
+    for _ in 0..50 {
+        let result = if path.is_dir() {
+            std::fs::remove_dir_all(path)
+        } else {
+            std::fs::remove_file(path)
+        };
+        match result {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            _ => return,
+        }
     }
 }
 
@@ -161,9 +175,9 @@ impl Drop for GroupGuard {
         if let Some(k) = live.groups.iter().position(|&g| g == self.group) {
             live.groups.swap_remove(k);
         }
-        let groups = live.groups.clone();
-        drop(live);
-        reap_strays(&groups);
+        // Under the lock: a program another thread starts meanwhile is registered
+        // before the scan sees it.
+        reap_strays_locked(&live.groups, &live.inherited);
     }
 }
 
@@ -174,7 +188,6 @@ impl Drop for GroupGuard {
 /// The program cannot be started, or an interrupt came first (`Interrupted`).
 pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
     use std::os::unix::process::CommandExt;
-    become_subreaper();
     let parent = std::process::id() as i32;
     command.process_group(0);
     // SAFETY: the closure runs in the child between fork and exec and only makes two
@@ -190,6 +203,7 @@ pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
         });
     }
     let mut live = live();
+    become_subreaper(&mut live);
     if requested() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::Interrupted,
@@ -202,25 +216,24 @@ pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
     Ok((child, GroupGuard { group }))
 }
 
-fn become_subreaper() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = nix::sys::prctl::set_child_subreaper(true);
-    });
+/// Makes dominofit a child subreaper, once, noting the children it already has.
+fn become_subreaper(live: &mut Live) {
+    static DONE: AtomicBool = AtomicBool::new(false);
+    if DONE.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    live.inherited = children_of(std::process::id() as i32)
+        .into_iter()
+        .map(|(pid, _)| pid)
+        .collect();
+    let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
-/// Kills and reaps every child process of dominofit that is not in a registered group:
-/// descendants of finished or killed programs that escaped their group and were
-/// re-parented here. Repeats while killing one re-parents more, for at most a second.
-pub fn reap_strays(registered: &[i32]) {
-    let live = live();
-    let mut groups = live.groups.clone();
-    groups.extend_from_slice(registered);
-    drop(live);
-    reap_strays_locked(&groups);
-}
-
-fn reap_strays_locked(registered: &[i32]) {
+/// Kills and reaps every child process of dominofit that is neither in a registered
+/// group, nor in dominofit's own group, nor inherited: descendants of finished or killed
+/// programs that escaped their group and were re-parented here. Repeats while killing
+/// one re-parents more, for at most a second. Called with the registry locked.
+fn reap_strays_locked(registered: &[i32], inherited: &[i32]) {
     let me = std::process::id() as i32;
     // Children in dominofit's own group were started by other code (a test harness, a
     // caller of the library) and are theirs to manage; an escaped program has a group
@@ -230,7 +243,9 @@ fn reap_strays_locked(registered: &[i32]) {
     loop {
         let strays: Vec<i32> = children_of(me)
             .into_iter()
-            .filter(|&(_, group)| group != own_group && !registered.contains(&group))
+            .filter(|&(pid, group)| {
+                group != own_group && !registered.contains(&group) && !inherited.contains(&pid)
+            })
             .map(|(pid, _)| pid)
             .collect();
         if strays.is_empty() || Instant::now() >= until {

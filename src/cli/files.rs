@@ -24,14 +24,52 @@ fn resolve(path: &Path) -> Result<PathBuf> {
     }
 }
 
-/// Writes `bytes` to `path`.
+/// The descriptor a path names when it is one of the process's own open files
+/// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`): writing there must go
+/// to that open file (a pipe, or a file opened for appending), never replace it.
+fn open_descriptor(path: &Path) -> Option<i32> {
+    let text = path.to_str()?;
+    match text {
+        "/dev/stdout" => Some(1),
+        "/dev/stderr" => Some(2),
+        _ => text
+            .strip_prefix("/dev/fd/")
+            .or_else(|| text.strip_prefix("/proc/self/fd/"))
+            .and_then(|n| n.parse().ok()),
+    }
+}
+
+/// Writes `bytes` to `path`: see [`write_with`].
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_with(path, &mut |out| Ok(out.write_all(bytes)?))
+}
+
+/// Writes what `fill` writes to `path`, streamed (nothing is held whole in memory).
 ///
 /// A regular file (or a new one) is written through a temporary file next to it that is
 /// renamed into place, so a reader never sees half a file and an error or Ctrl-C leaves
 /// nothing behind; a new file gets the mode the umask allows, an existing one keeps its
-/// mode. A device or a pipe (`-o /dev/null`, `-o /dev/stdout`) is written through, never
-/// replaced; a directory is refused.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// mode. A character device or a pipe (`-o /dev/null`), and the process's own open files
+/// (`-o /dev/stdout`), are written through, never replaced; a directory, a block device
+/// or a socket is refused.
+pub fn write_with(path: &Path, fill: &mut dyn FnMut(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let cannot = || format!("cannot write {}", shown(path));
+    let mut through = |file: std::fs::File| -> Result<()> {
+        let mut out = std::io::BufWriter::new(file);
+        fill(&mut out)?;
+        out.flush().with_context(cannot)
+    };
+    if let Some(fd) = open_descriptor(path) {
+        use std::os::fd::BorrowedFd;
+        if fd < 0 {
+            bail!("{} names no open file", shown(path));
+        }
+        // SAFETY: the descriptor is only borrowed to be duplicated (an unopened one
+        // makes the duplication fail); the duplicate is owned by the `File`.
+        let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+        let owned = borrowed.try_clone_to_owned().with_context(cannot)?;
+        return through(std::fs::File::from(owned));
+    }
     let target = resolve(path)?;
     let existing = std::fs::metadata(&target).ok();
     if let Some(meta) = &existing {
@@ -39,28 +77,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         if kind.is_dir() {
             bail!("{} is a directory", shown(path));
         }
-        if kind.is_char_device() || kind.is_fifo() || kind.is_block_device() || kind.is_socket() {
-            if kind.is_block_device() || kind.is_socket() {
-                bail!(
-                    "{} is a device or socket, not a file; refusing to write to it",
-                    shown(path)
-                );
-            }
-            let mut out = std::fs::OpenOptions::new()
+        if kind.is_block_device() || kind.is_socket() {
+            bail!(
+                "{} is a block device or a socket, not a file; refusing to write to it",
+                shown(path)
+            );
+        }
+        if kind.is_char_device() || kind.is_fifo() {
+            let file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(&target)
-                .with_context(|| format!("cannot write {}", shown(path)))?;
-            return out
-                .write_all(bytes)
-                .and_then(|()| out.flush())
-                .with_context(|| format!("cannot write {}", shown(path)));
+                .with_context(cannot)?;
+            return through(file);
         }
     }
     let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let (mut file, guard) = TempGuard::create(|| {
+    let (file, guard) = TempGuard::create(|| {
         // Mode 0666 less the umask, as any program's new file.
         let file = tempfile::Builder::new()
             .prefix(".dominofit-")
@@ -70,25 +105,34 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         Ok((file, path))
     })
     .with_context(|| format!("cannot write in {}", shown(&dir)))?;
-    file.write_all(bytes)
-        .and_then(|()| file.flush())
-        .with_context(|| format!("cannot write {}", shown(path)))?;
+    let mut out = std::io::BufWriter::new(file);
+    fill(&mut out)?;
+    let file = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(cannot)?;
     if let Some(meta) = &existing {
-        std::fs::set_permissions(file.path(), meta.permissions())
-            .with_context(|| format!("cannot write {}", shown(path)))?;
+        std::fs::set_permissions(file.path(), meta.permissions()).with_context(cannot)?;
     }
     file.persist(&target)
         .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", shown(path)))?;
+        .with_context(cannot)?;
     guard.keep();
     Ok(())
 }
 
-/// Makes sure `dir` is (or can be made) a directory that files can be written in, before
-/// any long work whose results would go there.
-pub fn check_output_dir(dir: &Path) -> Result<()> {
+/// Makes sure `dir` is (or can be made) a directory that files can be written in, and
+/// that none of `names` in it is something a file cannot replace, before any long work
+/// whose results would go there.
+pub fn check_output_dir(dir: &Path, names: &[&str]) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         bail!("{} exists and is not a directory", shown(dir));
+    }
+    for name in names {
+        let path = dir.join(name);
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+            bail!("{} exists and is not a file", shown(&path));
+        }
     }
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create directory {}", shown(dir)))?;

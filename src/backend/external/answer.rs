@@ -54,6 +54,19 @@ pub fn read(
         ));
     }
     let code = run.status.and_then(|s| s.code());
+    // A shell wrapper reports its program's death by a signal as 128 + the signal.
+    if let Some(code) = code.filter(|&c| c > 128) {
+        return Err(format!(
+            "exited with status {code} (a program killed by signal {}, by the shell's \
+             convention); an answer from a program that crashed is not trusted; it printed: {}",
+            code - 128,
+            tail(if run.stderr.trim().is_empty() {
+                &run.stdout
+            } else {
+                &run.stderr
+            })
+        ));
+    }
     let answer_file = || -> Result<String, String> {
         let size = std::fs::metadata(output)
             .map_err(|_| crashed_message(run, code))?

@@ -154,12 +154,12 @@ impl External {
     }
 }
 
-/// The most a program may print on standard output, or write as its answer file: room
-/// for a model line over every variable (24 bytes a variable, three times what a signed
-/// literal takes) and 16 MiB of chatter. More is not an answer but a flood, and is
-/// stopped before it fills dominofit's memory.
+/// The most a program may print on standard output (when that is where its answer
+/// goes), or write as its answer file: 16 MiB of chatter and room for every variable's
+/// line, 256 bytes each (a model line takes under 12; glpsol's report about 115). More
+/// is not an answer but a flood, and is stopped before it fills dominofit's memory.
 fn answer_limit(vars: u64) -> usize {
-    let bytes = (16u64 << 20).saturating_add(vars.saturating_mul(24));
+    let bytes = (16u64 << 20).saturating_add(vars.saturating_mul(256));
     usize::try_from(bytes).unwrap_or(usize::MAX)
 }
 
@@ -237,6 +237,7 @@ impl Backend for External {
                 &output,
                 budget.deadline,
                 max_answer,
+                self.descriptor.answer == AnswerFormat::Competition,
             )
             .map_err(|e| match e {
                 runner::RunError::Interrupted => BackendError::Interrupted,

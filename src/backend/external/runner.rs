@@ -95,7 +95,9 @@ fn reader(
 }
 
 /// Runs the program on `input`; kills its whole process group at `deadline`, on an
-/// interrupt, or when it prints more than `max_stdout` bytes.
+/// interrupt, or when it prints more than `max_stdout` bytes on standard output where
+/// that holds its answer (`stdout_is_answer`); otherwise only its last bytes are kept,
+/// like standard error's.
 ///
 /// # Errors
 /// The program cannot be started (with a hint when it is not installed), floods its
@@ -106,6 +108,7 @@ pub fn run(
     output: &Path,
     deadline: Option<Instant>,
     max_stdout: usize,
+    stdout_is_answer: bool,
 ) -> Result<Run, RunError> {
     let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
     let limit: Vec<String> = match seconds {
@@ -149,7 +152,11 @@ pub fn run(
         )),
     })?;
     let flood = Arc::new(AtomicBool::new(false));
-    let stdout_rx = reader(child.stdout.take(), max_stdout, false, flood.clone());
+    let stdout_rx = if stdout_is_answer {
+        reader(child.stdout.take(), max_stdout, false, flood.clone())
+    } else {
+        reader(child.stdout.take(), STDERR_TAIL, true, flood.clone())
+    };
     let stderr_rx = reader(child.stderr.take(), STDERR_TAIL, true, flood.clone());
     let (status, timed_out) = loop {
         let slice = match deadline {
