@@ -1,7 +1,12 @@
-//! Sums time, nodes and capped boards of the native search under a few option sets on
-//! one workload, at `--limit 2` with a 5 s limit per board; BENCHMARKS.md quotes it.
+//! The native search under several option sets on one workload, side by side in one
+//! process: boards decided, the median and the sum of the times of decided boards, the
+//! slowest, and nodes. BENCHMARKS.md quotes it.
 //!
-//!     cargo run --release --example native_options -- models/stress.jsonl
+//!     cargo run --release --example native_options -- models/stress.jsonl [LIMIT] [TIMEOUT_S]
+//!
+//! LIMIT defaults to 2 (uniqueness check), TIMEOUT_S to 5.
+
+use std::time::Duration;
 
 use dominofit::backend::native::{Native, SearchOptions};
 use dominofit::backend::{self, Request, Status};
@@ -10,55 +15,79 @@ use dominofit::puzzle::parse::read_instances;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(file) = args.get(1) else {
-        eprintln!("usage: native_options WORKLOAD");
+        eprintln!("usage: native_options WORKLOAD [LIMIT] [TIMEOUT_S]");
         std::process::exit(2);
     };
+    let limit: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2);
+    let timeout: f64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(5.0);
     let instances = read_instances(file).unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(1);
     });
     let d = SearchOptions::default();
+    // The default before the matching filter and the LP refutation were scheduled in.
+    let before = SearchOptions {
+        matching: false,
+        matching_share: 0,
+        farkas_after_failures: u64::MAX,
+        ..d
+    };
     let configs = [
         ("default", d),
+        ("before (no matching, no LP)", before),
         (
-            "matching",
+            "matching-every-stall",
             SearchOptions {
                 matching: true,
-                ..d
+                ..before
             },
         ),
         (
-            "matching-no-colour-check",
+            "matching-share-10% only",
             SearchOptions {
-                matching: true,
-                colour_balance: false,
-                ..d
+                matching_share: 10,
+                ..before
             },
         ),
         (
-            "no-colour-check",
+            "LP after 256 failures only",
             SearchOptions {
-                colour_balance: false,
-                ..d
+                farkas_after_failures: 256,
+                ..before
             },
         ),
     ];
+    println!(
+        "{file}: limit {limit}, {timeout} s per board, {} boards",
+        instances.len()
+    );
+    println!(
+        "{:28} {:>8} {:>11} {:>11} {:>11} {:>12}",
+        "options", "decided", "median ms", "total ms", "max ms", "nodes"
+    );
     for (label, options) in configs {
-        let (mut ms, mut nodes, mut capped) = (0.0, 0u64, 0);
+        let mut times = Vec::new();
+        let mut nodes = 0u64;
         for inst in &instances {
-            let req = Request {
-                limit: 2,
-                timeout: Some(std::time::Duration::from_secs(5)),
+            let request = Request {
+                limit,
+                timeout: Some(Duration::from_secs_f64(timeout)),
                 families: None,
             };
-            let r = backend::run(inst, &Native { options }, &req).unwrap();
-            if r.status == Status::Unknown {
-                capped += 1;
-                continue;
-            }
-            ms += r.time.as_secs_f64() * 1e3;
+            let r = backend::run(inst, &Native { options }, &request).unwrap();
             nodes += r.counters.nodes.unwrap_or(0);
+            if r.status != Status::Unknown {
+                times.push(r.time.as_secs_f64() * 1e3);
+            }
         }
-        println!("{label:26} capped {capped} total {ms:.1} ms nodes {nodes}");
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+        let total: f64 = times.iter().sum();
+        let max = times.last().copied().unwrap_or(f64::NAN);
+        println!(
+            "{label:28} {:>4}/{:<3} {median:>11.3} {total:>11.1} {max:>11.1} {nodes:>12}",
+            times.len(),
+            instances.len()
+        );
     }
 }

@@ -6,9 +6,14 @@
 #   larger.jsonl   6 boards each of 10x10, 12x12 (the paper's larger set)
 #   stress.jsonl   3 boards each of 16, 24, 32, 48, 64, 96, 128 rows and columns
 #   unsat.jsonl    4 adversarial unsatisfiable boards each of 6, 8, 12, 16, 24, 32
-#                  (generate --unsat: they pass clue inversion; each is proven
-#                  unsatisfiable by an exhaustive native run, candidates that need
-#                  more than 5 s to decide are skipped). Takes a few minutes.
+#   unsat-hard.jsonl 4 each of 16, 24, 32, 40, 48, ranked harder (a pool of 48
+#                  candidates, native capped at 200000 nodes)
+#                  (generate --unsat: they pass clue inversion; the default native
+#                  search ranks candidates by its nodes and the hardest one refuted by
+#                  an independent prover -- microlp on the raw clue sums, or varisat --
+#                  within --timeout is kept)
+#   huge.jsonl     4 planted boards each of 64, 96, 128
+# The unsat workloads take several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -34,4 +39,6 @@ echo "models/observed.jsonl: $(wc -l < models/observed.jsonl) boards"
 make game.jsonl 6601 20 6 7 8
 make larger.jsonl 6602 6 10 12
 make stress.jsonl 6603 3 16 24 32 48 64 96 128
-make unsat.jsonl 6604 4 --unsat --timeout=5 6 8 12 16 24 32
+make huge.jsonl 6606 4 64 96 128
+make unsat.jsonl 6604 4 --unsat --timeout=10 6 8 12 16 24 32
+make unsat-hard.jsonl 6605 4 --unsat --timeout=30 --pool=48 --node-cap=200000 16 24 32 40 48

@@ -1,27 +1,36 @@
 //! Boards made to order: unique puzzles for designers, and adversarial unsatisfiable
 //! boards for benchmarks.
 //!
-//! Both start from a planted board and change it until an exhaustive native run
-//! certifies the property, so every board this module returns carries a proof, not a
-//! hope: `unique` is a limit-2 search that ended with one solution, `unsat` one that
-//! ended with none.
+//! Both start from a planted board and change it until an exhaustive run certifies the
+//! property, so every board this module returns carries a proof, not a hope: `unique`
+//! is a native limit-2 search that ended with one solution; `unsat` is a refutation by
+//! a prover that is **not** the native search.
 //!
 //! Unsatisfiable boards are only interesting when the cheap necessary conditions do
 //! not already refute them; clue inversion ([`invert`]) checks equal totals, integral
 //! non-negative margins, `t_n = 0`, cut and path capacities and colour splits in
-//! linear time, and a board it refutes is no test of a solver. So crossing pieces of a
-//! planted board are moved between its cuts and the clues rewritten to match (which
-//! keeps totals and integrality), candidates that inversion refutes are thrown away,
-//! and among the first few that survive it and are proven unsatisfiable the one that
-//! needed the largest search is kept.
+//! linear time, and a board it refutes is no test of a solver. Candidates come from two
+//! constructions on a planted board: crossing pieces moved between its cuts with the
+//! clues rewritten to match (which keeps totals and integrality), and dots moved between
+//! two rows or two columns (which keeps the totals; inversion judges the rest).
+//! Candidates inversion refutes are thrown away.
+//!
+//! A workload chosen by the engine it measures cannot measure it: a generator that
+//! kept only what the native search proves quickly made boards the native search finds
+//! easy. So the native search only *ranks* the candidates — by the nodes the default
+//! search needs, up to a node cap (deterministic, unlike a time limit) — and the
+//! hardest one that an independent prover refutes is kept: the 0/1 program of the raw
+//! clue sums (no clue inversion, no quota families) under microlp, or failing that
+//! varisat on the CNF of the quota families.
 
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
-use crate::backend::native::Native;
-use crate::backend::{self, BackendError, Request, Status};
+use crate::backend::native::{Native, SearchOptions};
+use crate::backend::{self, Backend, BackendError, Request, Status, ilp, sat};
+use crate::encode::Encoding;
 use crate::model::{Families, Margins, invert};
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
@@ -60,8 +69,12 @@ pub struct DesignOptions {
     pub timeout: Duration,
     /// Candidates tried before giving up.
     pub attempts: u32,
-    /// Unsatisfiable candidates proven before the hardest of them is kept.
+    /// `unsat`: candidates that pass clue inversion and that the native search does not
+    /// solve, ranked before the hardest certified one is kept.
     pub pool: u32,
+    /// `unsat`: the native ranking run stops after this many nodes (a candidate that
+    /// reaches it ranks as hard as any).
+    pub node_cap: u64,
 }
 
 impl Default for DesignOptions {
@@ -69,7 +82,8 @@ impl Default for DesignOptions {
         DesignOptions {
             timeout: Duration::from_secs(60),
             attempts: 20_000,
-            pool: 4,
+            pool: 16,
+            node_cap: 100_000,
         }
     }
 }
@@ -79,9 +93,13 @@ impl Default for DesignOptions {
 pub struct Certified {
     pub instance: Instance,
     pub status: Status,
+    /// `unique`: the nodes of the certifying native search; `unsat`: the nodes the
+    /// default native search needed (or the node cap, when it did not finish).
     pub nodes: u64,
     /// The unique solution, for `unique` boards.
     pub solution: Option<Solution>,
+    /// The backend whose exhaustive run certified the board.
+    pub prover: String,
 }
 
 /// The certifying run. Its families are fixed rather than the backend's default: the
@@ -135,6 +153,7 @@ pub fn unique(
                     instance,
                     status: Status::Unique,
                     solution: Some(tiling),
+                    prover: report.backend,
                 });
             }
             Status::Multiple => {
@@ -215,7 +234,145 @@ fn perturb(
     Some(instance)
 }
 
-/// An unsatisfiable board that clue inversion does not refute: see the module notes.
+/// Moves one or two dots between two rows, or between two columns: the totals stay
+/// equal, and inversion decides whether the margins still make sense. `None` when a
+/// clue would go negative.
+fn move_dots(base: &Instance, rng: &mut ChaCha8Rng) -> Option<Instance> {
+    let mut instance = base.clone();
+    let moves = 1 + below(rng, 2);
+    for _ in 0..moves {
+        let clues = if below(rng, 2) == 0 {
+            &mut instance.row_clues
+        } else {
+            &mut instance.col_clues
+        };
+        let n = clues.len() as u64;
+        if n < 2 {
+            return None;
+        }
+        let from = below(rng, n) as usize;
+        let to = (from + 1 + below(rng, n - 1) as usize) % clues.len();
+        let delta = 1 + below(rng, 2);
+        clues[from] = clues[from].checked_sub(delta)?;
+        clues[to] += delta;
+    }
+    Some(instance)
+}
+
+/// How hard the native search finds a board: its nodes up to `node_cap`, or `None` when
+/// it found a solution (the candidate is satisfiable, and not wanted). The options are
+/// fixed, not the default's: those of the default before the matching filter and the
+/// LP refutation were scheduled into it, the search this generator was made to
+/// challenge, so that a later change of default does not change the boards a seed gives.
+fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, BackendError> {
+    let native = Native {
+        options: SearchOptions {
+            matching: false,
+            matching_share: 0,
+            farkas_after_failures: u64::MAX,
+            node_limit: node_cap,
+            ..SearchOptions::default()
+        },
+    };
+    let request = Request {
+        limit: 1,
+        timeout: None,
+        families: None,
+    };
+    let report = backend::run(instance, &native, &request)?;
+    Ok(match report.status {
+        Status::Sat | Status::Unique | Status::Multiple => None,
+        Status::Unsat | Status::Unknown => Some(report.counters.nodes.unwrap_or(0).min(node_cap)),
+    })
+}
+
+/// An exhaustive refutation by a prover that is not the native search: microlp on the
+/// raw clue sums (the dot sums themselves: no clue inversion, no quota families), then
+/// varisat on the CNF of the quota families. The name of the prover, or `None` when
+/// neither finished within `timeout` (or one found a tiling).
+fn refute_independently(
+    instance: &Instance,
+    timeout: Duration,
+) -> Result<Option<String>, BackendError> {
+    let provers: [(Box<dyn Backend>, Families); 2] = [
+        (Box::new(ilp::Ilp::MICROLP), Families::Raw),
+        (
+            Box::new(sat::Sat::varisat(Encoding::Totalizer)),
+            Families::All,
+        ),
+    ];
+    for (prover, families) in provers {
+        let request = Request {
+            limit: 1,
+            timeout: Some(timeout),
+            families: Some(families),
+        };
+        // A prover that fails (microlp can meet a singular basis) certifies nothing;
+        // the next one may. A wrong tiling is still an error.
+        let report = match backend::run(instance, prover.as_ref(), &request) {
+            Ok(report) => report,
+            Err(e @ BackendError::WrongSolution { .. }) => return Err(e),
+            Err(BackendError::Interrupted) => return Err(BackendError::Interrupted),
+            Err(_) => continue,
+        };
+        match report.status {
+            Status::Unsat => return Ok(Some(format!("{} ({})", report.backend, families.name()))),
+            Status::Unknown => continue,
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// Adds to `ranked` the candidates made from `base` that pass inversion and that the
+/// native search does not solve, with its node counts, until the pool is full or
+/// `attempts` candidates were tried. `(native nodes, attempt, candidate)`: the attempt
+/// breaks ties in a fixed way.
+fn rank_candidates(
+    base: &Instance,
+    margins: &Margins,
+    rng: &mut ChaCha8Rng,
+    options: &DesignOptions,
+    attempts: u32,
+    ranked: &mut Vec<(u64, u32, Instance)>,
+) -> Result<(), BackendError> {
+    let mut seen = std::collections::HashSet::new();
+    for attempt in 0..attempts {
+        if crate::interrupt::requested() {
+            break;
+        }
+        let candidate = if attempt % 2 == 0 {
+            let moves = 1 + below(rng, 3) + u64::from(attempt / 32);
+            perturb(base, margins, moves, rng)
+        } else {
+            move_dots(base, rng)
+        };
+        let Some(candidate) = candidate else {
+            continue;
+        };
+        if candidate.row_clues == base.row_clues && candidate.col_clues == base.col_clues {
+            continue;
+        }
+        if !seen.insert((candidate.row_clues.clone(), candidate.col_clues.clone())) {
+            continue;
+        }
+        if invert(&candidate).is_err() {
+            continue;
+        }
+        let Some(nodes) = native_hardness(&candidate, options.node_cap)? else {
+            continue;
+        };
+        ranked.push((nodes, attempt, candidate));
+        if ranked.len() as u32 >= options.pool {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// An unsatisfiable board that clue inversion does not refute, as hard as could be found
+/// for the default native search and refuted by an independent prover: see the module
+/// notes.
 ///
 /// # Errors
 /// Bad sizes, a backend failure, or no such board within `options.attempts`.
@@ -226,45 +383,48 @@ pub fn unsat(
     index: u64,
     options: &DesignOptions,
 ) -> Result<Certified, DesignError> {
-    let (base, _) = planted(rows, cols, seed, index)?;
-    let margins = invert(&base).map_err(|why| BackendError::Failed {
-        backend: "generate".into(),
-        message: format!("a planted board failed clue inversion: {why}"),
-    })?;
-    let mut rng = design_rng(seed, index);
-    let mut best: Option<Certified> = None;
-    let mut proven = 0;
-    for attempt in 0..options.attempts {
-        let moves = 1 + below(&mut rng, 3) + u64::from(attempt / 16);
-        let Some(mut candidate) = perturb(&base, &margins, moves, &mut rng) else {
-            continue;
+    // Some planted boards have no unsatisfiable neighbour that inversion lets through;
+    // then the next planted board of a stream of its own is tried.
+    let rounds = 4u32;
+    let mut ranked: Vec<(u64, u32, Instance)> = Vec::new();
+    for round in 0..rounds {
+        let stream_seed = if round == 0 {
+            seed
+        } else {
+            seed ^ (0x7573_6174_0000_0000 | u64::from(round))
         };
-        if candidate.row_clues == base.row_clues && candidate.col_clues == base.col_clues {
-            continue;
+        let (base, _) = planted(rows, cols, stream_seed, index)?;
+        let margins = invert(&base).map_err(|why| BackendError::Failed {
+            backend: "generate".into(),
+            message: format!("a planted board failed clue inversion: {why}"),
+        })?;
+        let mut rng = design_rng(stream_seed, index);
+        rank_candidates(
+            &base,
+            &margins,
+            &mut rng,
+            options,
+            options.attempts / rounds,
+            &mut ranked,
+        )?;
+        if !ranked.is_empty() {
+            break;
         }
-        if invert(&candidate).is_err() {
-            continue;
-        }
-        let report = prove(&candidate, 1, options.timeout)?;
-        if report.status != Status::Unsat {
-            continue;
-        }
-        let nodes = report.counters.nodes.unwrap_or(0);
-        proven += 1;
-        if best.as_ref().is_none_or(|b| nodes > b.nodes) {
+    }
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (nodes, _, mut candidate) in ranked {
+        if let Some(prover) = refute_independently(&candidate, options.timeout)? {
             candidate.name = format!("unsat-{rows}x{cols}-s{seed}-{}", index + 1);
-            best = Some(Certified {
+            return Ok(Certified {
                 instance: candidate,
                 status: Status::Unsat,
                 nodes,
                 solution: None,
+                prover,
             });
         }
-        if proven >= options.pool {
-            break;
-        }
     }
-    best.ok_or(DesignError::NotFound {
+    Err(DesignError::NotFound {
         what: "unsatisfiable",
         rows,
         cols,

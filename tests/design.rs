@@ -44,6 +44,13 @@ fn unsat_boards_pass_the_cheap_checks_and_have_no_tiling() {
             let board = design::unsat(size, size, 41, index, &options).unwrap();
             let instance = &board.instance;
             assert_eq!(board.status, Status::Unsat);
+            // The certificate is never the native search's own word.
+            assert!(
+                !board.prover.starts_with("native"),
+                "{} certified by {}",
+                instance.name,
+                board.prover
+            );
             assert!(
                 invert(instance).is_ok(),
                 "{} fails inversion",
@@ -130,4 +137,34 @@ fn generation_is_reproducible() {
     let c = design::unique(8, 8, 7, 2, &options).unwrap().instance;
     let d = design::unique(8, 8, 7, 2, &options).unwrap().instance;
     assert_eq!(c, d);
+}
+
+#[test]
+fn committed_hard_unsat_boards_are_refuted_by_sat_and_by_the_default() {
+    // The workload's smaller boards: varisat on the raw dot sums (no clue inversion)
+    // and the default native search (the LP refutation) agree that none has a tiling.
+    let instances = dominofit::puzzle::parse::read_instances(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/unsat-hard.jsonl"
+    ))
+    .unwrap();
+    let varisat = Sat::varisat(Encoding::Totalizer);
+    let small: Vec<&Instance> = instances.iter().filter(|i| i.rows <= 16).collect();
+    assert!(small.len() >= 4);
+    for instance in small {
+        assert!(invert(instance).is_ok(), "{}", instance.name);
+        assert_eq!(
+            all_solutions(instance, &varisat, Families::All),
+            Status::Unsat,
+            "{}",
+            instance.name
+        );
+        let request = Request {
+            limit: 1,
+            timeout: None,
+            families: None,
+        };
+        let report = backend::run(instance, &Native::default(), &request).unwrap();
+        assert_eq!(report.status, Status::Unsat, "{}", instance.name);
+    }
 }

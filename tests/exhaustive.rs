@@ -45,6 +45,29 @@ fn run_all(cases: &[Case], label: &str) {
             ..SearchOptions::default()
         },
     };
+    // The LP refutation alone, at every node: it may only ever cut nodes without a
+    // tiling (the domain's unsatisfiable cases all fall at the root, so here it is put to
+    // the test on the satisfiable ones; tests/planted.rs and tests/design.rs show it
+    // refuting). And the scheduled filters of the default, made eager.
+    let lp_alone = Native {
+        options: SearchOptions {
+            farkas_every_stall: true,
+            colour_balance: false,
+            path_capacity: false,
+            failure_cache: false,
+            restarts: false,
+            ..SearchOptions::default()
+        },
+    };
+    let scheduled = Native {
+        options: SearchOptions {
+            matching: false,
+            matching_share: 100,
+            farkas_after_failures: 1,
+            restart_unit: 1,
+            ..SearchOptions::default()
+        },
+    };
     let full = Native::default();
     let mut comparisons = 0;
     for case in cases {
@@ -55,6 +78,8 @@ fn run_all(cases: &[Case], label: &str) {
         comparisons += check(case, &eager, Families::All);
         comparisons += check(case, &matching_alone, Families::Minimal);
         comparisons += check(case, &matching, Families::Colour);
+        comparisons += check(case, &lp_alone, Families::Colour);
+        comparisons += check(case, &scheduled, Families::All);
     }
     let solutions: usize = cases.iter().map(|c| c.expected.len()).sum();
     println!(

@@ -628,40 +628,6 @@ fn output_files_follow_the_umask_and_links_stay_links() {
         appended.starts_with("precious\n\\ dominofit model"),
         "{appended}"
     );
-    // So is standard output, when it is a file opened for appending.
-    let log = dir.path().join("log");
-    std::fs::write(&log, "precious\n").unwrap();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" emit \"$1\" --to lp -o /dev/stdout >> \"$2\"")
-        .arg(cargo_bin("dominofit"))
-        .arg(OBSERVED_6X6)
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let appended = std::fs::read_to_string(&log).unwrap();
-    assert!(
-        appended.starts_with("precious\n\\ dominofit model"),
-        "{appended}"
-    );
-    // So is standard output, when it is a file opened for appending.
-    let log = dir.path().join("log");
-    std::fs::write(&log, "precious\n").unwrap();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" emit \"$1\" --to lp -o /dev/stdout >> \"$2\"")
-        .arg(cargo_bin("dominofit"))
-        .arg(OBSERVED_6X6)
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let appended = std::fs::read_to_string(&log).unwrap();
-    assert!(
-        appended.starts_with("precious\n\\ dominofit model"),
-        "{appended}"
-    );
     use std::os::unix::fs::FileTypeExt;
     assert!(
         std::fs::metadata("/dev/null")
@@ -818,4 +784,44 @@ fn children_dominofit_inherited_are_not_its_to_kill() {
         .args(["-f", &format!("sleep {inherited}$")])
         .status();
     assert_ne!(survivor, "", "the inherited job was killed");
+}
+
+#[test]
+fn a_portfolio_answers_when_one_member_hangs_and_stops_it() {
+    let descriptors = fake_descriptors(&["marker_hang"]);
+    for members in ["marker-hang+native", "native+marker-hang"] {
+        let sleep = unique_sleep();
+        let marker_dir = tempfile::tempdir().unwrap();
+        let marker = marker_dir.path().join("started");
+        let out = dominofit()
+            .args(["solve", OBSERVED_6X6, "--limit", "2", "--threads", "2"])
+            .args(["--backend", &format!("portfolio:{members}")])
+            .env(USER_DIR_VAR, descriptors.path())
+            .env("FAKE_SLEEP", &sleep)
+            .env("FAKE_SOLVER_MARKER", &marker)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let first = text(&out.stdout).lines().next().unwrap_or("").to_string();
+        assert!(
+            first.contains(": unique (portfolio:") && first.ends_with("won by native)"),
+            "{first}"
+        );
+        assert_eq!(running(&sleep), "", "the hanging member lives on");
+    }
+}
+
+#[test]
+fn a_portfolio_refuses_members_it_could_not_stop() {
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "portfolio:native+varisat",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot be stopped in-process"));
 }

@@ -39,8 +39,17 @@ fn configurations() -> Vec<(&'static str, Native)> {
         colour_balance: false,
         ..SearchOptions::default()
     };
+    // The default's scheduled matching filter and LP refutation, made eager.
+    let scheduled = SearchOptions {
+        matching: false,
+        matching_share: 100,
+        farkas_after_failures: 1,
+        restart_unit: 1,
+        ..SearchOptions::default()
+    };
     vec![
         ("default", Native::default()),
+        ("scheduled", Native { options: scheduled }),
         ("matching", Native { options: matching }),
         (
             "matching-alone",
@@ -99,6 +108,21 @@ fn small_planted_boards_match_brute_force() {
                     assert_eq!(got, expected, "{} {label} {families:?}", instance.name);
                 }
             }
+            // The LP refutation at every node may only cut nodes without a tiling.
+            let lp_everywhere = Native {
+                options: SearchOptions {
+                    farkas_every_stall: true,
+                    colour_balance: false,
+                    path_capacity: false,
+                    ..SearchOptions::default()
+                },
+            };
+            let got = all_solutions(&instance, &lp_everywhere, Families::Colour);
+            assert_eq!(got, expected, "{} lp-every-stall", instance.name);
+            // And the portfolio's answer is that of any complete backend.
+            let portfolio = backend::by_name("portfolio", &Default::default()).unwrap();
+            let got = all_solutions(&instance, portfolio.as_ref(), Families::Colour);
+            assert_eq!(got, expected, "{} portfolio", instance.name);
             boards += 1;
             tilings += expected.len();
         }

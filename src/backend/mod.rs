@@ -9,6 +9,7 @@ pub mod dp;
 pub mod external;
 pub mod ilp;
 pub mod native;
+pub mod portfolio;
 pub mod sat;
 
 use std::time::{Duration, Instant};
@@ -42,9 +43,12 @@ pub enum Ending {
 }
 
 /// Resources a query may use.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Budget {
     pub deadline: Option<Instant>,
+    /// Raised when the answer is no longer wanted: a portfolio member stops when another
+    /// member has decided.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Budget {
@@ -52,11 +56,18 @@ impl Budget {
         Budget {
             // A deadline too far to represent is no deadline.
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
+            stop: None,
         }
     }
 
+    /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
     pub fn expired(&self) -> bool {
-        crate::interrupt::requested() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        crate::interrupt::requested()
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -91,6 +102,12 @@ pub struct Counters {
     /// Largest layer of a dynamic program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub states: Option<u64>,
+    /// Native: nodes refuted by the LP relaxation with an exact Farkas certificate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refuted: Option<u64>,
+    /// Portfolio: the member whose answer this is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
 }
 
 /// The end of one backend run.
@@ -152,7 +169,7 @@ pub(crate) fn lower_cnf(
 }
 
 /// Something that solves a compiled model.
-pub trait Backend {
+pub trait Backend: Send + Sync {
     fn name(&self) -> &str;
 
     /// The constraint families this backend wants when the user does not choose.
@@ -476,14 +493,22 @@ pub fn count(
 pub struct BackendOptions {
     /// Cardinality encoding of quota groups for the SAT backends.
     pub encoding: crate::encode::Encoding,
+    /// Most members a portfolio runs at once: the first this many of its list.
+    pub threads: usize,
 }
 
 impl Default for BackendOptions {
     fn default() -> Self {
         BackendOptions {
             encoding: crate::encode::Encoding::Totalizer,
+            threads: available_threads(),
         }
     }
+}
+
+/// The cores this process may use (1 when that cannot be told).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Every backend built into this binary, by name.
@@ -546,12 +571,23 @@ impl Backend for Renamed {
 /// # Errors
 /// A descriptor that does not parse (the name is then unknown either way).
 pub fn by_name(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
+    if name == "portfolio" {
+        return portfolio_of(name, DEFAULT_PORTFOLIO, options);
+    }
+    if let Some(members) = name.strip_prefix("portfolio:") {
+        let members: Vec<&str> = members.split(['+', ',']).collect();
+        return portfolio_of(name, &members, options);
+    }
     if let Some((base, encoding)) = name.split_once(':') {
         use clap::ValueEnum;
         let Ok(encoding) = crate::encode::Encoding::from_str(encoding, false) else {
             return None;
         };
-        return by_name(base, &BackendOptions { encoding }).map(|inner| {
+        let options = BackendOptions {
+            encoding,
+            ..*options
+        };
+        return by_name(base, &options).map(|inner| {
             Box::new(Renamed {
                 name: name.to_string(),
                 inner,
@@ -571,6 +607,46 @@ pub fn by_name(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>>
 }
 
 /// The built-in backends: name and what each reads, for `dominofit backends`.
+/// The members of `portfolio`: the native search as it is by default, and with the
+/// matching filter at every stall, which wins on the boards where the default's
+/// schedule is too sparse (BENCHMARKS.md).
+pub const DEFAULT_PORTFOLIO: &[&str] = &["native", "native-matching"];
+
+/// In-process backends that cannot be stopped before they finish: no portfolio member.
+const UNINTERRUPTIBLE: &[&str] = &["varisat", "microlp", "highs", "coin-cbc"];
+
+/// Whether `name` (a backend name, possibly `NAME:ENCODING`) may be a portfolio member.
+pub fn portfolio_member_refusal(name: &str) -> Option<String> {
+    let base = name.split_once(':').map_or(name, |(base, _)| base);
+    if base == "portfolio" {
+        return Some("a portfolio cannot hold a portfolio".to_string());
+    }
+    UNINTERRUPTIBLE.contains(&base).then(|| {
+        format!(
+            "`{base}` cannot be stopped in-process once it runs, so it cannot be a portfolio \
+             member; use an external solver (cadical, kissat, cbc, glpsol) instead"
+        )
+    })
+}
+
+fn portfolio_of(
+    name: &str,
+    members: &[&str],
+    options: &BackendOptions,
+) -> Option<Box<dyn Backend>> {
+    let mut built: Vec<Box<dyn Backend>> = Vec::new();
+    for member in members.iter().take(options.threads.max(1)) {
+        if member.is_empty() || portfolio_member_refusal(member).is_some() {
+            return None;
+        }
+        built.push(by_name(member, options)?);
+    }
+    if built.is_empty() {
+        return None;
+    }
+    Some(Box::new(portfolio::Portfolio::new(name.to_string(), built)))
+}
+
 pub const BUILTIN: &[(&str, &str)] = &[
     (
         "native",
@@ -583,6 +659,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "dp",
         "the cut quotas u and t (frontier dynamic program: exact counts, narrow boards)",
+    ),
+    (
+        "portfolio",
+        "native and native-matching in parallel threads, the first decisive answer wins \
+         (portfolio:A+B+... for other members)",
     ),
     (
         "varisat",

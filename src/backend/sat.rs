@@ -238,7 +238,7 @@ mod cadical {
             }
             solver.add_clause_ref(&clause).map_err(|e| e.to_string())?;
         }
-        let budget = *budget;
+        let budget = budget.clone();
         solver.attach_terminator(move || {
             if budget.expired() {
                 ControlSignal::Terminate

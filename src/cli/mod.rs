@@ -111,6 +111,9 @@ struct RaceArgs {
     /// Cardinality encoding for SAT backends.
     #[arg(long, value_enum, default_value = "totalizer")]
     encoding: Encoding,
+    /// Portfolio members run at once. Default: the cores available.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -141,6 +144,10 @@ struct Common {
     /// Cardinality encoding of quota groups for the SAT backends.
     #[arg(long, value_enum, default_value = "totalizer")]
     encoding: Encoding,
+    /// Portfolio members run at once (the first N of its list). Default: the cores
+    /// available.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -224,12 +231,18 @@ holes and read the clues off the rest: they always have a solution, often severa
 --unique keeps turning pieces of the planted tiling into holes, where it differs from \
 another solution, until a native uniqueness check finds only the planted one.
 
---unsat moves crossing pieces between the cuts of a planted board and rewrites its clues to \
-match (which keeps both totals and every parity), drops candidates that clue inversion refutes (totals, integral margins, t_n = 0, cut and path \
-capacities, colour splits), proves the rest unsatisfiable by exhaustive native search, \
-and keeps the hardest of the first four proven.
+--unsat makes candidates from a planted board by moving crossing pieces between its cuts \
+(rewriting the clues to match, which keeps both totals and every parity) or moving dots \
+between two rows or two columns, and drops those clue inversion refutes (totals, \
+integral margins, t_n = 0, cut and path capacities, colour splits). The default native \
+search ranks the first --pool survivors it does not solve by the nodes it needs (up to \
+--node-cap), and the hardest one that an independent prover refutes is kept: microlp on \
+the raw clue sums, or varisat on the quota families — never the native search, whose \
+own hard cases would otherwise be left out.
 
-Every --unique and --unsat board is certified by an exhaustive run before it is written.")]
+Every --unique and --unsat board is certified by an exhaustive run before it is written \
+(each within --timeout); a slower machine may certify fewer candidates and so pick \
+differently.")]
 struct GenerateArgs {
     /// Rows of each board.
     #[arg(long)]
@@ -255,6 +268,13 @@ struct GenerateArgs {
     /// Time limit in seconds of each certifying search (--unique, --unsat).
     #[arg(long, value_parser = parse_seconds, default_value = "60")]
     timeout: Duration,
+    /// --unsat: candidates ranked by the native search before the hardest certified one
+    /// is kept.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pool: u32,
+    /// --unsat: the native ranking run of a candidate stops after this many nodes.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    node_cap: u64,
     /// Output file (JSON Lines). Default: standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -329,9 +349,24 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     }
 }
 
-fn backend_named(name: &str, encoding: Encoding) -> Result<Box<dyn Backend>> {
-    if let Some(b) = backend::by_name(name, &BackendOptions { encoding }) {
+fn backend_named(
+    name: &str,
+    encoding: Encoding,
+    threads: Option<usize>,
+) -> Result<Box<dyn Backend>> {
+    let options = BackendOptions {
+        encoding,
+        threads: threads.unwrap_or_else(backend::available_threads),
+    };
+    if let Some(b) = backend::by_name(name, &options) {
         return Ok(b);
+    }
+    if let Some(members) = name.strip_prefix("portfolio:") {
+        for member in members.split(['+', ',']) {
+            if let Some(why) = backend::portfolio_member_refusal(member) {
+                return Err(UsageError(format!("`{}`: {why}", terminal(name))).into());
+            }
+        }
     }
     let mut names: Vec<String> = backend::BUILTIN
         .iter()
@@ -382,7 +417,11 @@ impl Progress {
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
     let common = &args.common;
-    let backend = backend_named(&common.backend, common.encoding)?;
+    let backend = backend_named(
+        &common.backend,
+        common.encoding,
+        common.threads.map(|t| t as usize),
+    )?;
     let instances = read_instances(&common.file)?;
     let request = Request {
         limit: args.limit,
@@ -459,7 +498,11 @@ impl Tally {
 
 fn count(args: CountArgs) -> Result<ExitCode> {
     let common = &args.common;
-    let backend = backend_named(&common.backend, common.encoding)?;
+    let backend = backend_named(
+        &common.backend,
+        common.encoding,
+        common.threads.map(|t| t as usize),
+    )?;
     let instances = read_instances(&common.file)?;
     let request = Request {
         limit: 0,
@@ -531,9 +574,12 @@ fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
     })
 }
 
-fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
+/// Writes the emitted form of one instance to `out`. DIMACS is streamed clause by
+/// clause: its text is the largest of the formats and is never held whole.
+fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {
     let model = model::compile(instance, args.families);
-    Ok(match args.to {
+    let context = || format!("instance `{}`", terminal(&instance.name));
+    let text = match args.to {
         EmitFormat::ModelJson => model.to_json_dump(),
         EmitFormat::Dimacs => {
             let lowered = dominofit::lower::cnf::lower_within(
@@ -542,27 +588,30 @@ fn emit_one(instance: &Instance, args: &EmitArgs) -> Result<String> {
                 dominofit::memory::default_budget(),
                 &dominofit::interrupt::requested,
             )
-            .with_context(|| format!("instance `{}`", terminal(&instance.name)))?;
-            dimacs::write(&model, &lowered)
+            .with_context(context)?;
+            dimacs::write_to(out, &model, &lowered, &[], &dominofit::interrupt::requested)?;
+            return Ok(());
         }
         EmitFormat::Opb => opb::write(&model),
         EmitFormat::Lp => lp::write(&model),
-        EmitFormat::Mcc => mcc::write(&model)
-            .with_context(|| format!("instance `{}`", terminal(&instance.name)))?,
-    })
+        EmitFormat::Mcc => mcc::write(&model).with_context(context)?,
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(())
 }
 
 fn emit(args: EmitArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
     match (&args.output, instances.as_slice()) {
         (None, _) => {
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             for instance in &instances {
-                stdout.write_all(emit_one(instance, &args)?.as_bytes())?;
+                emit_one(instance, &args, &mut stdout)?;
             }
+            stdout.flush()?;
         }
         (Some(path), [instance]) if !path.is_dir() => {
-            files::write_atomically(path, emit_one(instance, &args)?.as_bytes())?;
+            files::write_with(path, &mut |out| emit_one(instance, &args, out))?;
         }
         (Some(dir), _) => {
             // Names that differ can map to one file name (`a/b` and `a_b`): refuse
@@ -587,9 +636,9 @@ fn emit(args: EmitArgs) -> Result<ExitCode> {
                 }
                 files_of.push(dir.join(file));
             }
-            files::check_output_dir(dir)?;
+            files::check_output_dir(dir, &[])?;
             for (instance, file) in instances.iter().zip(&files_of) {
-                files::write_atomically(file, emit_one(instance, &args)?.as_bytes())?;
+                files::write_with(file, &mut |out| emit_one(instance, &args, out))?;
             }
         }
     }
@@ -600,32 +649,63 @@ fn generate(args: GenerateArgs) -> Result<ExitCode> {
     use dominofit::design::{self, DesignOptions};
     let options = DesignOptions {
         timeout: args.timeout,
+        pool: args.pool,
+        node_cap: args.node_cap,
         ..DesignOptions::default()
     };
-    let mut text = String::new();
-    let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
-    for index in 0..args.count {
-        let instance = if args.unique {
-            progress.show(index as usize, "certifying uniqueness");
-            design::unique(args.rows, args.cols, args.seed, index, &options)?.instance
-        } else if args.unsat {
-            progress.show(index as usize, "proving unsatisfiability");
-            design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
-        } else if args.open {
-            planted_open(args.rows, args.cols, args.seed, index)?.0
-        } else {
-            planted(args.rows, args.cols, args.seed, index)?.0
-        };
-        text.push_str(&instance.to_json());
-        text.push('\n');
+    // What `solve` would refuse to read, `generate` refuses to write.
+    let cells = (args.rows as u128) * (args.cols as u128) * u128::from(args.count);
+    if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
+        return Err(UsageError(format!(
+            "{} boards of {}x{} add up to more than the {} cells a workload may hold; \
+             generate fewer boards per file",
+            args.count,
+            args.rows,
+            args.cols,
+            dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
+        ))
+        .into());
     }
-    progress.clear();
+    let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
+    // Boards are streamed as they are made: into a temporary file renamed into place
+    // at the end (nothing half-written is left on an error), or to standard output.
+    let mut fill = |out: &mut dyn Write| -> Result<()> {
+        for index in 0..args.count {
+            let instance = if args.unique {
+                progress.show(index as usize, "certifying uniqueness");
+                design::unique(args.rows, args.cols, args.seed, index, &options)?.instance
+            } else if args.unsat {
+                progress.show(index as usize, "proving unsatisfiability");
+                design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
+            } else if args.open {
+                planted_open(args.rows, args.cols, args.seed, index)?.0
+            } else {
+                planted(args.rows, args.cols, args.seed, index)?.0
+            };
+            progress.clear();
+            writeln!(out, "{}", instance.to_json())?;
+        }
+        Ok(())
+    };
     match &args.output {
-        Some(path) => files::write_atomically(path, text.as_bytes())?,
-        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+        Some(path) => files::write_with(path, &mut fill)?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            fill(&mut stdout)?;
+            stdout.flush()?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The files `race --out` writes.
+const RACE_FILES: [&str; 5] = [
+    "runs.csv",
+    "summary.json",
+    "summary.md",
+    "cactus.svg",
+    "size.svg",
+];
 
 fn race(args: RaceArgs) -> Result<ExitCode> {
     use dominofit::race::{self, RaceOptions};
@@ -648,12 +728,12 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         (rows, summary)
     } else {
         if let Some(dir) = &args.out {
-            files::check_output_dir(dir)?;
+            files::check_output_dir(dir, &RACE_FILES)?;
         }
         let backends: Vec<Box<dyn Backend>> = args
             .backends
             .iter()
-            .map(|name| backend_named(name, args.encoding))
+            .map(|name| backend_named(name, args.encoding, args.threads.map(|t| t as usize)))
             .collect::<Result<_>>()?;
         let mut workloads = Vec::new();
         for file in &args.workloads {
@@ -678,7 +758,7 @@ fn race(args: RaceArgs) -> Result<ExitCode> {
         (rows, summary)
     };
     if let Some(dir) = &args.out {
-        files::check_output_dir(dir)?;
+        files::check_output_dir(dir, &RACE_FILES)?;
         let mut csv = Vec::new();
         race::write_runs_csv(&rows, &mut csv)?;
         files::write_atomically(&dir.join("runs.csv"), &csv)?;
@@ -811,9 +891,9 @@ fn backends() -> Result<ExitCode> {
             Ok(version) if version.is_empty() => "found".to_string(),
             Ok(version) => {
                 let short: String = version.chars().take(28).collect();
-                format!("found: {short}")
+                format!("found: {}", terminal(&short))
             }
-            Err(why) => format!("missing ({why})"),
+            Err(why) => format!("missing ({})", terminal(&why)),
         };
         writeln!(
             stdout,

@@ -73,6 +73,15 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
     if let Some(states) = counters.states {
         parts.push(format!("peak of {states} frontier states"));
     }
+    if let Some(refuted) = counters.refuted {
+        parts.push(format!(
+            "{refuted} node{} refuted by the LP relaxation",
+            if refuted == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(winner) = &counters.winner {
+        parts.push(format!("won by {}", terminal(winner)));
+    }
     parts.join(", ")
 }
 

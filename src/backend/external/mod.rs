@@ -236,6 +236,7 @@ impl Backend for External {
                 &input,
                 &output,
                 budget.deadline,
+                &|| budget.expired(),
                 max_answer,
                 self.descriptor.answer == AnswerFormat::Competition,
             )

@@ -95,7 +95,7 @@ fn reader(
 }
 
 /// Runs the program on `input`; kills its whole process group at `deadline`, on an
-/// interrupt, or when it prints more than `max_stdout` bytes on standard output where
+/// interrupt, when `stop` says so (the answer is no longer wanted), or when it prints more than `max_stdout` bytes on standard output where
 /// that holds its answer (`stdout_is_answer`); otherwise only its last bytes are kept,
 /// like standard error's.
 ///
@@ -107,6 +107,7 @@ pub fn run(
     input: &Path,
     output: &Path,
     deadline: Option<Instant>,
+    stop: &dyn Fn() -> bool,
     max_stdout: usize,
     stdout_is_answer: bool,
 ) -> Result<Run, RunError> {
@@ -170,6 +171,7 @@ pub fn run(
         }
         if interrupt::requested()
             || flood.load(Ordering::SeqCst)
+            || stop()
             || deadline.is_some_and(|d| Instant::now() >= d)
         {
             let _ = killpg(group.pid(), Signal::SIGKILL);

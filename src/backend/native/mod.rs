@@ -6,6 +6,7 @@
 //! whole uniqueness proof is a few hundred counter updates; on large boards the cost
 //! per step does not grow with the board.
 
+mod farkas;
 mod flow;
 mod layout;
 mod matching;

@@ -18,6 +18,7 @@
 
 use rustc_hash::FxHashSet;
 
+use super::farkas;
 use super::flow::Transport;
 use super::layout::Layout;
 use super::matching::{Filtered, Matching};
@@ -58,6 +59,23 @@ pub struct SearchOptions {
     /// frames above them: shallow nodes root the large subtrees where a pruned
     /// candidate saves the most, and the filter costs a pass over the whole board.
     pub matching_depth: usize,
+    /// When `matching` is off: run the matching filter at the root of every descent,
+    /// and at other stalls while the filter's work stays within this share of the
+    /// search's (both counted in candidate updates, so the schedule is the same on
+    /// every machine). 0 switches it off. The filter refutes at the root many boards
+    /// that every cheap check passes, and costs a pass over the whole board, which at
+    /// every node would dominate the search on large boards. In percent.
+    pub matching_share: u32,
+    /// Once the first descent has failed this many times, stop and try to refute the
+    /// root with the LP relaxation (`farkas`), then search on; `u64::MAX`: never. Boards
+    /// the search finds easy never pay for the LP.
+    pub farkas_after_failures: u64,
+    /// Try the LP refutation at every stall (for the tests: every node must agree with
+    /// brute force).
+    pub farkas_every_stall: bool,
+    /// Stop (`capped`) after this many nodes: a bound on the work that, unlike a time
+    /// limit, gives the same answer on every machine (the generator ranks boards by it).
+    pub node_limit: u64,
 }
 
 impl Default for SearchOptions {
@@ -74,6 +92,10 @@ impl Default for SearchOptions {
             cache_words: 1 << 23,
             matching: false,
             matching_depth: usize::MAX,
+            matching_share: 10,
+            farkas_after_failures: 256,
+            farkas_every_stall: false,
+            node_limit: u64::MAX,
         }
     }
 }
@@ -115,6 +137,10 @@ struct Frame {
 
 /// How often (in nodes) the deadline is read; a clock read costs about 20 ns.
 const DEADLINE_EVERY: u64 = 64;
+/// The matching filter's work per cell of the board, in candidate updates: it passes
+/// over every cell and candidate (Hopcroft–Karp repair, Tarjan), a few times what one
+/// trail entry costs.
+const MATCHING_COST_PER_CELL: u64 = 4;
 /// After a restart, one branching decision in this many takes the second-best value.
 const PERTURB_ONE_IN: u64 = 8;
 
@@ -163,6 +189,12 @@ pub(super) struct Search<'a> {
     nodes: u64,
     cache_hits: u64,
     matching_deletions: u64,
+    matching_calls: u64,
+    farkas_refutations: u64,
+    /// Candidate updates undone so far: with the trail's length, the search's work.
+    undone: u64,
+    /// The matching filter's work so far, in the same unit.
+    matching_work: u64,
 }
 
 impl<'a> Search<'a> {
@@ -203,6 +235,10 @@ impl<'a> Search<'a> {
             nodes: 0,
             cache_hits: 0,
             matching_deletions: 0,
+            matching_calls: 0,
+            farkas_refutations: 0,
+            undone: 0,
+            matching_work: 0,
         }
     }
 
@@ -273,6 +309,7 @@ impl<'a> Search<'a> {
 
     fn undo_to(&mut self, mark: usize) {
         let lay = self.lay;
+        self.undone += self.trail.len().saturating_sub(mark) as u64;
         while self.trail.len() > mark {
             let Some(op) = self.trail.pop() else { break };
             let p = op >> 1;
@@ -576,7 +613,8 @@ impl<'a> Search<'a> {
             forced: Some(forced),
             cache_hits: Some(self.cache_hits),
             restarts: Some(self.restarts),
-            filtered: self.options.matching.then_some(self.matching_deletions),
+            filtered: (self.matching_calls > 0).then_some(self.matching_deletions),
+            refuted: (self.farkas_refutations > 0).then_some(self.farkas_refutations),
             ..Counters::default()
         }
     }
@@ -608,10 +646,23 @@ impl<'a> Search<'a> {
             let restarts = self.options.restarts && limit != 0;
             let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
             let mut run = 0u32;
+            let mut farkas_due = self.options.farkas_after_failures != u64::MAX;
             loop {
-                let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
+                let cutoff = if farkas_due {
+                    Some(self.options.farkas_after_failures)
+                } else {
+                    restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1))
+                };
                 match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
                     Some(ending) => break ending,
+                    // Back at the root after the first failures: a board that resists the
+                    // search may have no fractional solution at all.
+                    None if farkas_due => {
+                        farkas_due = false;
+                        if reported.is_empty() && self.farkas_refutes(budget) {
+                            break Ending::Exhausted;
+                        }
+                    }
                     None => {
                         run += 1;
                         self.restarts += 1;
@@ -651,7 +702,7 @@ impl<'a> Search<'a> {
                 if self.uncovered == 0 {
                     if self.quota.iter().all(|&q| q == 0) {
                         found += 1;
-                        let control = if restarts {
+                        let control = if restarts || !reported.is_empty() {
                             // A later run may reach a tiling an earlier run reported.
                             let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
                             tiling.sort_unstable();
@@ -718,6 +769,9 @@ impl<'a> Search<'a> {
                     if self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired() {
                         return Some(Ending::Timeout);
                     }
+                    if self.nodes >= self.options.node_limit {
+                        return Some(Ending::Capped);
+                    }
                     self.undo_to(mark);
                     first_free = cell as usize;
                     if self.commit(p).is_ok() && self.settle() {
@@ -783,12 +837,32 @@ impl<'a> Search<'a> {
         x
     }
 
-    /// Régin's filter when it is switched on: deletes the candidates in no perfect
-    /// matching of the uncovered cells and settles the consequences.
+    /// Whether the matching filter runs at a stall with `depth` open frames above it:
+    /// at every stall (`matching`), or on the work schedule of `matching_share`.
+    fn matching_due(&self, depth: usize) -> bool {
+        if self.options.matching {
+            return depth <= self.options.matching_depth;
+        }
+        if self.options.matching_share == 0 {
+            return false;
+        }
+        if depth == 0 {
+            return true;
+        }
+        let search_work = self.undone + self.trail.len() as u64;
+        let cost = MATCHING_COST_PER_CELL * self.lay.cells as u64;
+        (self.matching_work + cost).saturating_mul(100)
+            <= u64::from(self.options.matching_share).saturating_mul(search_work)
+    }
+
+    /// Régin's filter when it is due: deletes the candidates in no perfect matching of
+    /// the uncovered cells and settles the consequences.
     fn matching_filter(&mut self, depth: usize) -> Filter {
-        if !self.options.matching || depth > self.options.matching_depth {
+        if !self.matching_due(depth) {
             return Filter::Unchanged;
         }
+        self.matching_calls += 1;
+        self.matching_work += MATCHING_COST_PER_CELL * self.lay.cells as u64;
         match self.matcher.filter(self.lay, &self.active, &self.covered) {
             Filtered::Dead => Filter::Dead,
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
@@ -833,7 +907,25 @@ impl<'a> Search<'a> {
             self.cache_hits += 1;
             return false;
         }
+        if self.options.farkas_every_stall && self.farkas_refutes(&Budget::default()) {
+            return false;
+        }
         true
+    }
+
+    /// The LP refutation of the current (settled) node, within the time left.
+    fn farkas_refutes(&mut self, budget: &Budget) -> bool {
+        let node = farkas::Node {
+            active: &self.active,
+            covered: &self.covered,
+            quota: &self.quota,
+        };
+        let time_left = budget
+            .deadline
+            .map(|d| d.saturating_duration_since(std::time::Instant::now()));
+        let refuted = farkas::refute(self.lay, &node, time_left);
+        self.farkas_refutations += u64::from(refuted);
+        refuted
     }
 }
 

@@ -1,0 +1,185 @@
+//! A portfolio: several backends on the same model in parallel threads; the first to
+//! give a decisive answer wins and the others are stopped.
+//!
+//! Each member searches with its own sink and keeps what it finds; a member is decisive
+//! when it reached the solution limit or exhausted its search. Then the stop flag of the
+//! shared [`Budget`] is raised, the others return at their next look at the budget, and
+//! the winner's tilings go to the caller's sink, so `backend::run` verifies them and
+//! derives the status as for any backend. The status cannot depend on which member won:
+//! every member is exact, so an exhausted search and a full set of solutions mean the
+//! same from any of them.
+//!
+//! Members must stop when asked. In-process solvers that cannot be interrupted
+//! (varisat, the good_lp solvers) are refused as members: their external counterparts
+//! (`cadical`, `kissat`, `cbc`, `glpsol`) run as processes that are killed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use crate::model::{Families, Model, PlacementId};
+
+/// The portfolio backend.
+pub struct Portfolio {
+    name: String,
+    members: Vec<Box<dyn Backend>>,
+}
+
+impl std::fmt::Debug for Portfolio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Portfolio")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// What one member did.
+struct Finish {
+    member: usize,
+    result: Result<Outcome, BackendError>,
+    found: Vec<Vec<PlacementId>>,
+}
+
+impl Portfolio {
+    /// A portfolio of `members`, named `name` in reports.
+    pub fn new(name: String, members: Vec<Box<dyn Backend>>) -> Portfolio {
+        Portfolio { name, members }
+    }
+
+    /// The members' names.
+    pub fn member_names(&self) -> Vec<&str> {
+        self.members.iter().map(|m| m.name()).collect()
+    }
+}
+
+fn decisive(finish: &Finish) -> bool {
+    matches!(
+        &finish.result,
+        Ok(Outcome {
+            ending: Ending::Exhausted | Ending::Stopped,
+            ..
+        })
+    )
+}
+
+impl Backend for Portfolio {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The richest families: every member reads the quota groups it knows from them.
+    fn default_families(&self) -> Families {
+        Families::Colour
+    }
+
+    fn solve(
+        &self,
+        model: &Model,
+        limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Outcome, BackendError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let member_budget = Budget {
+            deadline: budget.deadline,
+            stop: Some(stop.clone()),
+        };
+        let outer = budget.clone();
+        let (tx, rx) = std::sync::mpsc::channel::<Finish>();
+        let finishes: Vec<Finish> = std::thread::scope(|scope| {
+            for (member, backend) in self.members.iter().enumerate() {
+                let tx = tx.clone();
+                let budget = member_budget.clone();
+                scope.spawn(move || {
+                    let mut found: Vec<Vec<PlacementId>> = Vec::new();
+                    let result = backend.solve(model, limit, &budget, &mut |ids| {
+                        found.push(ids.to_vec());
+                        if (limit != 0 && found.len() >= limit)
+                            || found.len() >= super::MAX_STORED_SOLUTIONS
+                        {
+                            Control::Stop
+                        } else {
+                            Control::Continue
+                        }
+                    });
+                    let _ = tx.send(Finish {
+                        member,
+                        result,
+                        found,
+                    });
+                });
+            }
+            drop(tx);
+            let mut finishes = Vec::new();
+            // The first decisive finish stops the others; a caller's own stop (an
+            // outer portfolio, an interrupt) is passed on.
+            while finishes.len() < self.members.len() {
+                match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                    Ok(finish) => {
+                        if decisive(&finish) {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        finishes.push(finish);
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if outer.expired() {
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            finishes
+        });
+        let winner = finishes
+            .iter()
+            .position(decisive)
+            // Nobody decided: the member that found the most, so a partial answer is
+            // as good as the best one seen.
+            .or_else(|| {
+                finishes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.result.is_ok())
+                    .max_by_key(|(_, f)| f.found.len())
+                    .map(|(k, _)| k)
+            });
+        let Some(winner) = winner else {
+            // Every member failed: report the first failure, naming its member.
+            let first = finishes
+                .into_iter()
+                .min_by_key(|f| f.member)
+                .map(|f| f.result);
+            return match first {
+                Some(Err(e)) => Err(BackendError::Failed {
+                    backend: self.name.clone(),
+                    message: e.to_string(),
+                }),
+                _ => Err(BackendError::Failed {
+                    backend: self.name.clone(),
+                    message: "no member ran".to_string(),
+                }),
+            };
+        };
+        let finish = &finishes[winner];
+        let Ok(outcome) = &finish.result else {
+            unreachable!("the winner finished without an error");
+        };
+        let mut ending = outcome.ending;
+        for ids in &finish.found {
+            if sink(ids) == Control::Stop {
+                ending = match ending {
+                    Ending::Exhausted | Ending::Stopped => Ending::Stopped,
+                    other => other,
+                };
+                break;
+            }
+        }
+        if crate::interrupt::requested() && !decisive(finish) {
+            return Err(BackendError::Interrupted);
+        }
+        let mut counters: Counters = outcome.counters.clone();
+        counters.winner = Some(self.members[finish.member].name().to_string());
+        Ok(Outcome { ending, counters })
+    }
+}
