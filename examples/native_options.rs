@@ -28,6 +28,7 @@ fn main() {
     // The default before the matching filter and the LP refutation were scheduled in.
     let before = SearchOptions {
         matching: false,
+        matching_root: false,
         matching_share: 0,
         farkas_after_failures: u64::MAX,
         ..d
@@ -36,27 +37,30 @@ fn main() {
         ("default", d),
         ("before (no matching, no LP)", before),
         (
+            "default + matching-share-2%",
+            SearchOptions {
+                matching_share: 2,
+                ..d
+            },
+        ),
+        (
             "matching-every-stall",
             SearchOptions {
                 matching: true,
                 ..before
             },
         ),
-        (
-            "matching-share-10% only",
-            SearchOptions {
-                matching_share: 10,
-                ..before
-            },
-        ),
-        (
-            "LP after 256 failures only",
-            SearchOptions {
-                farkas_after_failures: 256,
-                ..before
-            },
-        ),
     ];
+    // NATIVE_OPTIONS=default,matching-every-stall picks the option sets to run.
+    let wanted = std::env::var("NATIVE_OPTIONS").ok();
+    let configs: Vec<_> = configs
+        .into_iter()
+        .filter(|(label, _)| {
+            wanted
+                .as_deref()
+                .is_none_or(|w| w.split(',').any(|p| label == &p))
+        })
+        .collect();
     println!(
         "{file}: limit {limit}, {timeout} s per board, {} boards",
         instances.len()

@@ -23,7 +23,7 @@ REPEAT=${REPEAT:-5}
 FEATURES=${FEATURES:-}
 OUT=${OUT:-target/bench}
 WORKLOADS=(models/observed.jsonl models/game.jsonl models/larger.jsonl models/stress.jsonl
-    models/unsat.jsonl)
+    models/huge.jsonl models/unsat.jsonl models/unsat-hard.jsonl)
 
 if [[ -n $FEATURES ]]; then
     cargo build --release --quiet --features "$FEATURES"

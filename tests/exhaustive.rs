@@ -62,6 +62,7 @@ fn run_all(cases: &[Case], label: &str) {
     let scheduled = Native {
         options: SearchOptions {
             matching: false,
+            matching_root_min_cells: 0,
             matching_share: 100,
             farkas_after_failures: 1,
             restart_unit: 1,

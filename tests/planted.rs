@@ -42,6 +42,7 @@ fn configurations() -> Vec<(&'static str, Native)> {
     // The default's scheduled matching filter and LP refutation, made eager.
     let scheduled = SearchOptions {
         matching: false,
+        matching_root_min_cells: 0,
         matching_share: 100,
         farkas_after_failures: 1,
         restart_unit: 1,

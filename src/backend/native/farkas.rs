@@ -64,9 +64,20 @@ pub(super) fn certifies(lay: &Layout, node: &Node, pi: &[i64], mu: &[i64]) -> bo
 /// multiplier LP have small denominators.
 const SCALES: [f64; 8] = [1.0, 2.0, 3.0, 4.0, 6.0, 12.0, 60.0, 840.0];
 
-/// Tries to refute the node: `true` only with a certificate that [`certifies`] accepts.
-/// `time_limit` bounds the LP solve.
-pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> bool {
+/// What the LP said of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// A certificate that [`certifies`] accepted: the node has no solution.
+    Refuted,
+    /// The LP was solved and gave no certificate: trying again is pointless.
+    Settled,
+    /// The time limit (or a numerical failure) came first: more time may tell.
+    Unfinished,
+}
+
+/// Tries to refute the node. `time_limit` bounds the LP solve; a solve stopped by it
+/// may still carry multipliers good enough for a certificate.
+pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> Verdict {
     let mut lp = Problem::new(OptimizationDirection::Maximize);
     let pi: Vec<Option<microlp::Variable>> = (0..lay.cells)
         .map(|c| (!node.covered[c]).then(|| lp.add_var(1.0, (-1.0, 1.0))))
@@ -87,7 +98,7 @@ pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) ->
             match pi[cell as usize] {
                 Some(v) => terms.push((v, -1.0)),
                 // A live candidate never touches a covered cell.
-                None => return false,
+                None => return Verdict::Settled,
             }
         }
         for &g in lay.groups_of(p as u32) {
@@ -98,23 +109,34 @@ pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) ->
     let mut options = SolveOptions::default();
     options.time_limit = time_limit;
     let Ok(outcome) = lp.solve_with(options) else {
-        return false;
+        return Verdict::Unfinished;
+    };
+    let finished = outcome.termination_reason() == microlp::TerminationReason::ProvenOptimal;
+    let unproved = if finished {
+        Verdict::Settled
+    } else {
+        Verdict::Unfinished
     };
     let Ok(solution) = outcome.into_solution() else {
-        return false;
+        return unproved;
     };
     if solution.objective() <= 1e-6 {
-        return false;
+        return unproved;
     }
     let pi_values: Vec<f64> = pi
         .iter()
         .map(|v| v.map_or(0.0, |v| solution.var_value(v)))
         .collect();
     let mu_values: Vec<f64> = mu.iter().map(|&v| solution.var_value(v)).collect();
-    SCALES.iter().any(|&scale| {
+    let certified = SCALES.iter().any(|&scale| {
         let round = |values: &[f64]| -> Vec<i64> {
             values.iter().map(|&v| (v * scale).round() as i64).collect()
         };
         certifies(lay, node, &round(&pi_values), &round(&mu_values))
-    })
+    });
+    if certified {
+        Verdict::Refuted
+    } else {
+        unproved
+    }
 }

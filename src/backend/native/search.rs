@@ -59,16 +59,24 @@ pub struct SearchOptions {
     /// frames above them: shallow nodes root the large subtrees where a pruned
     /// candidate saves the most, and the filter costs a pass over the whole board.
     pub matching_depth: usize,
-    /// When `matching` is off: run the matching filter at the root of every descent,
-    /// and at other stalls while the filter's work stays within this share of the
-    /// search's (both counted in candidate updates, so the schedule is the same on
+    /// When `matching` is off: run the matching filter once at the root, on boards of at
+    /// least `matching_root_min_cells` cells. One pass over the board refutes there many
+    /// boards that every cheap check passes.
+    pub matching_root: bool,
+    /// Boards with fewer open cells skip the root matching filter: a game board is
+    /// decided in a few microseconds, of which the filter would take a fifth.
+    pub matching_root_min_cells: usize,
+    /// When `matching` is off: run the matching filter at other stalls while the
+    /// filter's work stays within this share of the search's (both counted in candidate updates, so the schedule is the same on
     /// every machine). 0 switches it off. The filter refutes at the root many boards
     /// that every cheap check passes, and costs a pass over the whole board, which at
     /// every node would dominate the search on large boards. In percent.
     pub matching_share: u32,
-    /// Once the first descent has failed this many times, stop and try to refute the
-    /// root with the LP relaxation (`farkas`), then search on; `u64::MAX`: never. Boards
-    /// the search finds easy never pay for the LP.
+    /// Once the search has failed this many times, go back to the root and try to
+    /// refute it with the LP relaxation (`farkas`), with as much time as the search has
+    /// taken so far; when the LP could not finish, try again after sixteen times as many
+    /// failures. `u64::MAX`: never. Boards the search finds easy never pay for the LP,
+    /// and the LP never costs much more than the search around it.
     pub farkas_after_failures: u64,
     /// Try the LP refutation at every stall (for the tests: every node must agree with
     /// brute force).
@@ -92,7 +100,9 @@ impl Default for SearchOptions {
             cache_words: 1 << 23,
             matching: false,
             matching_depth: usize::MAX,
-            matching_share: 10,
+            matching_root: true,
+            matching_root_min_cells: 200,
+            matching_share: 0,
             farkas_after_failures: 256,
             farkas_every_stall: false,
             node_limit: u64::MAX,
@@ -141,6 +151,14 @@ const DEADLINE_EVERY: u64 = 64;
 /// over every cell and candidate (Hopcroft–Karp repair, Tarjan), a few times what one
 /// trail entry costs.
 const MATCHING_COST_PER_CELL: u64 = 4;
+/// Boards larger than this (60×60) are not given to the LP: microlp needs longer than
+/// the searches it would shorten (BENCHMARKS.md, the planted `huge` boards).
+const FARKAS_MAX_CELLS: usize = 3600;
+/// The least time an LP refutation is given, however quick the search before it: below
+/// this, building the LP of a large board is most of the time. (A floor of 0.5 ms a
+/// cell was measured too: the hard boards it would help are those whose LP relaxation
+/// is feasible, so it did not pay.)
+const FARKAS_MIN_TIME: std::time::Duration = std::time::Duration::from_millis(200);
 /// After a restart, one branching decision in this many takes the second-best value.
 const PERTURB_ONE_IN: u64 = 8;
 
@@ -637,7 +655,27 @@ impl<'a> Search<'a> {
         for g in 0..lay.groups() {
             self.queue.push((g as u32) << 1 | 1);
         }
-        let root_alive = self.settle();
+        let mut root_alive = self.settle();
+        // The matching filter once at the root, before the root is marked: what it
+        // deletes stays deleted for every descent and restart. Small boards are settled
+        // by the search before a whole-board pass pays.
+        if root_alive
+            && self.options.matching_root
+            && !self.options.matching
+            && self.uncovered > 0
+            && lay.cells >= self.options.matching_root_min_cells
+        {
+            loop {
+                match self.apply_matching() {
+                    Filter::Dead => {
+                        root_alive = false;
+                        break;
+                    }
+                    Filter::Changed => continue,
+                    Filter::Unchanged => break,
+                }
+            }
+        }
         let forced = self.chosen.len() as u64;
         self.nodes = 1;
         let ending = if !root_alive {
@@ -646,26 +684,48 @@ impl<'a> Search<'a> {
             let restarts = self.options.restarts && limit != 0;
             let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
             let mut run = 0u32;
-            let mut farkas_due = self.options.farkas_after_failures != u64::MAX;
+            // Only the LP schedule reads the clock (a few nanoseconds a board count).
+            let started =
+                (self.options.farkas_after_failures != u64::MAX).then(std::time::Instant::now);
+            // Failures so far, and at how many the LP is tried next (None: settled).
+            let mut failures_so_far: u64 = 0;
+            let mut farkas_at = (self.options.farkas_after_failures != u64::MAX
+                && lay.cells <= FARKAS_MAX_CELLS)
+                .then_some(self.options.farkas_after_failures);
+            let mut checkpoints = 0u32;
             loop {
-                let cutoff = if farkas_due {
-                    Some(self.options.farkas_after_failures)
-                } else {
-                    restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1))
+                let luby_cut = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
+                let farkas_cut = farkas_at.map(|at| at.saturating_sub(failures_so_far).max(1));
+                let cutoff = match (luby_cut, farkas_cut) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
                 };
-                match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
+                let perturb = run > 0 || checkpoints > 0;
+                match self.descend(cutoff, perturb, budget, sink, &mut reported) {
                     Some(ending) => break ending,
-                    // Back at the root after the first failures: a board that resists the
-                    // search may have no fractional solution at all.
-                    None if farkas_due => {
-                        farkas_due = false;
-                        if reported.is_empty() && self.farkas_refutes(budget) {
-                            break Ending::Exhausted;
-                        }
-                    }
                     None => {
-                        run += 1;
-                        self.restarts += 1;
+                        failures_so_far += cutoff.unwrap_or(0);
+                        let due = farkas_at.is_some_and(|at| failures_so_far >= at);
+                        if due && reported.is_empty() {
+                            // Back at the root: a board that resists the search may
+                            // have no fractional solution at all.
+                            checkpoints += 1;
+                            let allowed = started
+                                .map_or(FARKAS_MIN_TIME, |s| s.elapsed().max(FARKAS_MIN_TIME));
+                            match self.farkas_refutes(budget, allowed) {
+                                farkas::Verdict::Refuted => break Ending::Exhausted,
+                                farkas::Verdict::Settled => farkas_at = None,
+                                farkas::Verdict::Unfinished => {
+                                    farkas_at = farkas_at.map(|at| at.saturating_mul(16));
+                                }
+                            }
+                        } else if due {
+                            farkas_at = None;
+                        }
+                        if luby_cut.is_some_and(|c| Some(c) == cutoff) {
+                            run += 1;
+                            self.restarts += 1;
+                        }
                     }
                 }
             }
@@ -846,9 +906,6 @@ impl<'a> Search<'a> {
         if self.options.matching_share == 0 {
             return false;
         }
-        if depth == 0 {
-            return true;
-        }
         let search_work = self.undone + self.trail.len() as u64;
         let cost = MATCHING_COST_PER_CELL * self.lay.cells as u64;
         (self.matching_work + cost).saturating_mul(100)
@@ -861,6 +918,12 @@ impl<'a> Search<'a> {
         if !self.matching_due(depth) {
             return Filter::Unchanged;
         }
+        self.apply_matching()
+    }
+
+    /// Régin's filter now: deletes the candidates in no perfect matching of the
+    /// uncovered cells and settles the consequences.
+    fn apply_matching(&mut self) -> Filter {
         self.matching_calls += 1;
         self.matching_work += MATCHING_COST_PER_CELL * self.lay.cells as u64;
         match self.matcher.filter(self.lay, &self.active, &self.covered) {
@@ -907,14 +970,18 @@ impl<'a> Search<'a> {
             self.cache_hits += 1;
             return false;
         }
-        if self.options.farkas_every_stall && self.farkas_refutes(&Budget::default()) {
+        if self.options.farkas_every_stall
+            && self.farkas_refutes(&Budget::default(), std::time::Duration::MAX)
+                == farkas::Verdict::Refuted
+        {
             return false;
         }
         true
     }
 
-    /// The LP refutation of the current (settled) node, within the time left.
-    fn farkas_refutes(&mut self, budget: &Budget) -> bool {
+    /// The LP refutation of the current (settled) node, for at most `allowed` (and the
+    /// time left).
+    fn farkas_refutes(&mut self, budget: &Budget, allowed: std::time::Duration) -> farkas::Verdict {
         let node = farkas::Node {
             active: &self.active,
             covered: &self.covered,
@@ -923,9 +990,13 @@ impl<'a> Search<'a> {
         let time_left = budget
             .deadline
             .map(|d| d.saturating_duration_since(std::time::Instant::now()));
-        let refuted = farkas::refute(self.lay, &node, time_left);
-        self.farkas_refutations += u64::from(refuted);
-        refuted
+        let limit = match time_left {
+            Some(left) => Some(left.min(allowed)),
+            None => (allowed != std::time::Duration::MAX).then_some(allowed),
+        };
+        let verdict = farkas::refute(self.lay, &node, limit);
+        self.farkas_refutations += u64::from(verdict == farkas::Verdict::Refuted);
+        verdict
     }
 }
 
