@@ -80,15 +80,28 @@ pub fn set_graceful(on: bool) {
 /// strays, and exits with `code`. The lock is held to the end, so nothing new is
 /// started or created after the clean-up.
 pub fn exit(code: i32) -> ! {
-    let live = live();
+    let _live = clean_up_locked();
+    std::process::exit(code)
+}
+
+/// What [`exit`] does before exiting, for a process that is about to end normally while
+/// threads it no longer waits for (a portfolio's losing members) may still hold a
+/// program or a temporary directory.
+pub fn clean_up() {
+    drop(clean_up_locked());
+}
+
+fn clean_up_locked() -> MutexGuard<'static, Live> {
+    let mut live = live();
     for &group in &live.groups {
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
-    for path in &live.paths {
-        remove(path);
+    for path in std::mem::take(&mut live.paths) {
+        remove(&path);
     }
-    reap_strays_locked(&[], &live.inherited);
-    std::process::exit(code)
+    let inherited = live.inherited.clone();
+    reap_strays_locked(&[], &inherited);
+    live
 }
 
 /// Removes a file or a directory tree; retried for a moment, since another thread may

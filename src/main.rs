@@ -29,7 +29,10 @@ fn main() -> ExitCode {
             interrupt::exit(130);
         }
     });
-    match cli::run(args) {
+    let result = cli::run(args);
+    // A portfolio's losing members may still be winding down on their own threads.
+    interrupt::clean_up();
+    match result {
         Ok(_) | Err(_) if interrupt::requested() => {
             eprintln!("interrupted");
             interrupt::exit(130)

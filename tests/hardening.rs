@@ -793,14 +793,17 @@ fn a_portfolio_answers_when_one_member_hangs_and_stops_it() {
         let sleep = unique_sleep();
         let marker_dir = tempfile::tempdir().unwrap();
         let marker = marker_dir.path().join("started");
+        let scratch = tempfile::tempdir().unwrap();
         let out = dominofit()
             .args(["solve", OBSERVED_6X6, "--limit", "2", "--threads", "2"])
             .args(["--backend", &format!("portfolio:{members}")])
             .env(USER_DIR_VAR, descriptors.path())
             .env("FAKE_SLEEP", &sleep)
             .env("FAKE_SOLVER_MARKER", &marker)
+            .env("TMPDIR", scratch.path())
             .output()
             .unwrap();
+        assert!(leftovers(scratch.path()).is_empty(), "temporary files left");
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         let first = text(&out.stdout).lines().next().unwrap_or("").to_string();
         assert!(

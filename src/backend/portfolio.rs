@@ -22,7 +22,7 @@ use crate::model::{Families, Model, PlacementId};
 /// The portfolio backend.
 pub struct Portfolio {
     name: String,
-    members: Vec<Box<dyn Backend>>,
+    members: Arc<Vec<Box<dyn Backend>>>,
 }
 
 impl std::fmt::Debug for Portfolio {
@@ -43,7 +43,10 @@ struct Finish {
 impl Portfolio {
     /// A portfolio of `members`, named `name` in reports.
     pub fn new(name: String, members: Vec<Box<dyn Backend>>) -> Portfolio {
-        Portfolio { name, members }
+        Portfolio {
+            name,
+            members: Arc::new(members),
+        }
     }
 
     /// The members' names.
@@ -86,13 +89,21 @@ impl Backend for Portfolio {
         };
         let outer = budget.clone();
         let (tx, rx) = std::sync::mpsc::channel::<Finish>();
-        let finishes: Vec<Finish> = std::thread::scope(|scope| {
-            for (member, backend) in self.members.iter().enumerate() {
-                let tx = tx.clone();
-                let budget = member_budget.clone();
-                scope.spawn(move || {
+        // Members run on threads of their own with a copy of the model, so that the
+        // answer is returned as soon as one member decides: a member that is inside a
+        // step it cannot leave at once (an LP solve, bounded by its own time limit)
+        // finishes in the background instead of holding the answer back.
+        let shared = Arc::new(model.clone());
+        for member in 0..self.members.len() {
+            let tx = tx.clone();
+            let budget = member_budget.clone();
+            let members = self.members.clone();
+            let model = shared.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("portfolio-{member}"))
+                .spawn(move || {
                     let mut found: Vec<Vec<PlacementId>> = Vec::new();
-                    let result = backend.solve(model, limit, &budget, &mut |ids| {
+                    let result = members[member].solve(&model, limit, &budget, &mut |ids| {
                         found.push(ids.to_vec());
                         if (limit != 0 && found.len() >= limit)
                             || found.len() >= super::MAX_STORED_SOLUTIONS
@@ -108,29 +119,36 @@ impl Backend for Portfolio {
                         found,
                     });
                 });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::SeqCst);
+                return Err(BackendError::Failed {
+                    backend: self.name.clone(),
+                    message: format!("cannot start a member thread: {e}"),
+                });
             }
-            drop(tx);
-            let mut finishes = Vec::new();
-            // The first decisive finish stops the others; a caller's own stop (an
-            // outer portfolio, an interrupt) is passed on.
-            while finishes.len() < self.members.len() {
-                match rx.recv_timeout(std::time::Duration::from_millis(20)) {
-                    Ok(finish) => {
-                        if decisive(&finish) {
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                        finishes.push(finish);
+        }
+        drop(tx);
+        let mut finishes: Vec<Finish> = Vec::new();
+        // The first decisive finish stops the others and ends the wait; a caller's own
+        // stop (an outer deadline, an interrupt) is passed on.
+        while finishes.len() < self.members.len() {
+            match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                Ok(finish) => {
+                    let done = decisive(&finish);
+                    finishes.push(finish);
+                    if done {
+                        stop.store(true, Ordering::SeqCst);
+                        break;
                     }
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                        if outer.expired() {
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
                 }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if outer.expired() {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            finishes
-        });
+        }
         let winner = finishes
             .iter()
             .position(decisive)
