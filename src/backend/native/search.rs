@@ -154,11 +154,11 @@ const MATCHING_COST_PER_CELL: u64 = 4;
 /// Boards larger than this (60×60) are not given to the LP: microlp needs longer than
 /// the searches it would shorten (BENCHMARKS.md, the planted `huge` boards).
 const FARKAS_MAX_CELLS: usize = 3600;
-/// The least time an LP refutation is given, however quick the search before it: below
-/// this, building the LP of a large board is most of the time. (A floor of 0.5 ms a
-/// cell was measured too: the hard boards it would help are those whose LP relaxation
-/// is feasible, so it did not pay.)
-const FARKAS_MIN_TIME: std::time::Duration = std::time::Duration::from_millis(200);
+/// The least time an LP refutation is given, however quick the search before it: enough
+/// for the LP of a 16×16 board. A floor of 0.2 s cost satisfiable 32×32–64×64 boards
+/// 0.3–0.7 s each for LPs that could not refute them; one of 0.5 ms a cell did not help
+/// the hard unsat boards, whose LP relaxation is feasible (BENCHMARKS.md).
+const FARKAS_MIN_TIME: std::time::Duration = std::time::Duration::from_millis(20);
 /// After a restart, one branching decision in this many takes the second-best value.
 const PERTURB_ONE_IN: u64 = 8;
 
