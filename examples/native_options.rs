@@ -30,6 +30,7 @@ fn main() {
         matching: false,
         matching_root: false,
         matching_share: 0,
+        matching_after_failures: u64::MAX,
         farkas_after_failures: u64::MAX,
         ..d
     };
@@ -37,9 +38,16 @@ fn main() {
         ("default", d),
         ("before (no matching, no LP)", before),
         (
-            "default + matching-share-2%",
+            "matching-after-1024",
             SearchOptions {
-                matching_share: 2,
+                matching_after_failures: 1024,
+                ..d
+            },
+        ),
+        (
+            "matching-after-16384",
+            SearchOptions {
+                matching_after_failures: 16384,
                 ..d
             },
         ),

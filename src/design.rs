@@ -268,7 +268,9 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
     let native = Native {
         options: SearchOptions {
             matching: false,
+            matching_root: false,
             matching_share: 0,
+            matching_after_failures: u64::MAX,
             farkas_after_failures: u64::MAX,
             node_limit: node_cap,
             ..SearchOptions::default()

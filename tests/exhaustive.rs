@@ -63,6 +63,7 @@ fn run_all(cases: &[Case], label: &str) {
         options: SearchOptions {
             matching: false,
             matching_root_min_cells: 0,
+            matching_after_failures: 1,
             matching_share: 100,
             farkas_after_failures: 1,
             restart_unit: 1,

@@ -43,6 +43,7 @@ fn configurations() -> Vec<(&'static str, Native)> {
     let scheduled = SearchOptions {
         matching: false,
         matching_root_min_cells: 0,
+        matching_after_failures: 1,
         matching_share: 100,
         farkas_after_failures: 1,
         restart_unit: 1,

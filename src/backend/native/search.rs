@@ -66,6 +66,12 @@ pub struct SearchOptions {
     /// Boards with fewer open cells skip the root matching filter: a game board is
     /// decided in a few microseconds, of which the filter would take a fifth.
     pub matching_root_min_cells: usize,
+    /// When `matching` is off: once the search has failed this many times (over all its
+    /// descents), run the matching filter at every stall from then on; `u64::MAX`:
+    /// never. A board that resists the search this long is one where the filter's
+    /// deletions pay for its pass over the board (the planted 128×128 boards, the 40×40
+    /// unsat boards whose LP relaxation is feasible).
+    pub matching_after_failures: u64,
     /// When `matching` is off: run the matching filter at other stalls while the
     /// filter's work stays within this share of the search's (both counted in candidate updates, so the schedule is the same on
     /// every machine). 0 switches it off. The filter refutes at the root many boards
@@ -103,6 +109,7 @@ impl Default for SearchOptions {
             matching_root: true,
             matching_root_min_cells: 200,
             matching_share: 0,
+            matching_after_failures: 4096,
             farkas_after_failures: 256,
             farkas_every_stall: false,
             node_limit: u64::MAX,
@@ -209,6 +216,8 @@ pub(super) struct Search<'a> {
     matching_deletions: u64,
     matching_calls: u64,
     farkas_refutations: u64,
+    /// Failures over every descent.
+    failures_total: u64,
     /// Candidate updates undone so far: with the trail's length, the search's work.
     undone: u64,
     /// The matching filter's work so far, in the same unit.
@@ -255,6 +264,7 @@ impl<'a> Search<'a> {
             matching_deletions: 0,
             matching_calls: 0,
             farkas_refutations: 0,
+            failures_total: 0,
             undone: 0,
             matching_work: 0,
         }
@@ -784,11 +794,13 @@ impl<'a> Search<'a> {
                 }
                 if !self.stall_checks_pass(since) {
                     failures += 1;
+                    self.failures_total += 1;
                     break;
                 }
                 match self.matching_filter(frames.len()) {
                     Filter::Dead => {
                         failures += 1;
+                        self.failures_total += 1;
                         break;
                     }
                     Filter::Changed => continue,
@@ -839,6 +851,7 @@ impl<'a> Search<'a> {
                     }
                     self.queue.clear();
                     failures += 1;
+                    self.failures_total += 1;
                 } else {
                     let failed = top.found_before == found;
                     frames.pop();
@@ -900,7 +913,7 @@ impl<'a> Search<'a> {
     /// Whether the matching filter runs at a stall with `depth` open frames above it:
     /// at every stall (`matching`), or on the work schedule of `matching_share`.
     fn matching_due(&self, depth: usize) -> bool {
-        if self.options.matching {
+        if self.options.matching || self.failures_total >= self.options.matching_after_failures {
             return depth <= self.options.matching_depth;
         }
         if self.options.matching_share == 0 {
