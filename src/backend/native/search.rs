@@ -703,6 +703,7 @@ impl<'a> Search<'a> {
                 && lay.cells <= FARKAS_MAX_CELLS)
                 .then_some(self.options.farkas_after_failures);
             let mut checkpoints = 0u32;
+            let mut farkas_settled = false;
             loop {
                 let luby_cut = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
                 let farkas_cut = farkas_at.map(|at| at.saturating_sub(failures_so_far).max(1));
@@ -716,21 +717,23 @@ impl<'a> Search<'a> {
                     None => {
                         failures_so_far += cutoff.unwrap_or(0);
                         let due = farkas_at.is_some_and(|at| failures_so_far >= at);
-                        if due && reported.is_empty() {
+                        if due {
+                            // The checkpoints come at fixed failure counts whatever the
+                            // LP says, so that the search's path (and its node counts)
+                            // does not depend on how fast the LP ran on this machine.
+                            checkpoints += 1;
+                            farkas_at = farkas_at.map(|at| at.saturating_mul(16));
+                        }
+                        if due && !farkas_settled && reported.is_empty() {
                             // Back at the root: a board that resists the search may
                             // have no fractional solution at all.
-                            checkpoints += 1;
                             let allowed = started
                                 .map_or(FARKAS_MIN_TIME, |s| s.elapsed().max(FARKAS_MIN_TIME));
                             match self.farkas_refutes(budget, allowed) {
                                 farkas::Verdict::Refuted => break Ending::Exhausted,
-                                farkas::Verdict::Settled => farkas_at = None,
-                                farkas::Verdict::Unfinished => {
-                                    farkas_at = farkas_at.map(|at| at.saturating_mul(16));
-                                }
+                                farkas::Verdict::Settled => farkas_settled = true,
+                                farkas::Verdict::Unfinished => {}
                             }
-                        } else if due {
-                            farkas_at = None;
                         }
                         if luby_cut.is_some_and(|c| Some(c) == cutoff) {
                             run += 1;
