@@ -29,6 +29,8 @@ use nix::unistd::Pid;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// Set once dominofit has made itself a child subreaper (at its first program).
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
 #[derive(Default)]
 struct Live {
@@ -99,8 +101,12 @@ fn clean_up_locked() -> MutexGuard<'static, Live> {
     for path in std::mem::take(&mut live.paths) {
         remove(&path);
     }
-    let inherited = live.inherited.clone();
-    reap_strays_locked(&[], &inherited);
+    // Strays can only exist once a program was started (and dominofit became a
+    // subreaper): a command that ran none does not read /proc.
+    if SUBREAPER.load(Ordering::SeqCst) {
+        let inherited = live.inherited.clone();
+        reap_strays_locked(&[], &inherited);
+    }
     live
 }
 
@@ -231,8 +237,7 @@ pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
 
 /// Makes dominofit a child subreaper, once, noting the children it already has.
 fn become_subreaper(live: &mut Live) {
-    static DONE: AtomicBool = AtomicBool::new(false);
-    if DONE.swap(true, Ordering::SeqCst) {
+    if SUBREAPER.swap(true, Ordering::SeqCst) {
         return;
     }
     live.inherited = children_of(std::process::id() as i32)
