@@ -121,10 +121,26 @@ fn small_planted_boards_match_brute_force() {
             };
             let got = all_solutions(&instance, &lp_everywhere, Families::Colour);
             assert_eq!(got, expected, "{} lp-every-stall", instance.name);
-            // And the portfolio's answer is that of any complete backend.
+            // And the portfolio's answer is that of any complete backend, whether its
+            // first member decides alone or the members race from the outset.
             let portfolio = backend::by_name("portfolio", &Default::default()).unwrap();
             let got = all_solutions(&instance, portfolio.as_ref(), Families::Colour);
             assert_eq!(got, expected, "{} portfolio", instance.name);
+            let racing = dominofit::backend::portfolio::Portfolio::new(
+                "portfolio".to_string(),
+                vec![
+                    Box::new(Native::default()),
+                    Box::new(Native {
+                        options: SearchOptions {
+                            matching: true,
+                            ..SearchOptions::default()
+                        },
+                    }),
+                ],
+            )
+            .with_head_start(std::time::Duration::ZERO);
+            let got = all_solutions(&instance, &racing, Families::Colour);
+            assert_eq!(got, expected, "{} racing portfolio", instance.name);
             boards += 1;
             tilings += expected.len();
         }

@@ -1,5 +1,6 @@
 //! A portfolio: several backends on the same model in parallel threads; the first to
-//! give a decisive answer wins and the others are stopped.
+//! give a decisive answer wins and the others are stopped. The first member runs alone
+//! for a moment first, so that boards it decides at once cost no threads.
 //!
 //! Each member searches with its own sink and keeps what it finds; a member is decisive
 //! when it reached the solution limit or exhausted its search. Then the stop flag of the
@@ -23,6 +24,7 @@ use crate::model::{Families, Model, PlacementId};
 pub struct Portfolio {
     name: String,
     members: Arc<Vec<Box<dyn Backend>>>,
+    head_start: std::time::Duration,
 }
 
 impl std::fmt::Debug for Portfolio {
@@ -46,12 +48,84 @@ impl Portfolio {
         Portfolio {
             name,
             members: Arc::new(members),
+            head_start: HEAD_START,
         }
+    }
+
+    /// How long the first member runs alone before the race (zero: no head start, every
+    /// member from the outset).
+    pub fn with_head_start(mut self, head_start: std::time::Duration) -> Portfolio {
+        self.head_start = head_start;
+        self
     }
 
     /// The members' names.
     pub fn member_names(&self) -> Vec<&str> {
         self.members.iter().map(|m| m.name()).collect()
+    }
+}
+
+/// How long the first member runs alone before the others are started.
+const HEAD_START: std::time::Duration = std::time::Duration::from_millis(2);
+
+impl Portfolio {
+    /// The first member alone for its head start: its outcome when it decided (its
+    /// tilings passed on to `sink`), `None` when the race must run.
+    fn head_start(
+        &self,
+        model: &Model,
+        limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Result<Option<Outcome>, BackendError> {
+        let Some(first) = self.members.first() else {
+            return Ok(None);
+        };
+        if self.head_start.is_zero() {
+            return Ok(None);
+        }
+        let short = Budget {
+            deadline: Some(
+                budget
+                    .deadline
+                    .map_or(std::time::Instant::now() + self.head_start, |d| {
+                        d.min(std::time::Instant::now() + self.head_start)
+                    }),
+            ),
+            stop: budget.stop.clone(),
+        };
+        let mut found: Vec<Vec<PlacementId>> = Vec::new();
+        let result = first.solve(model, limit, &short, &mut |ids| {
+            found.push(ids.to_vec());
+            if (limit != 0 && found.len() >= limit) || found.len() >= super::MAX_STORED_SOLUTIONS {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        });
+        let finish = Finish {
+            member: 0,
+            result,
+            found,
+        };
+        if !decisive(&finish) {
+            return Ok(None);
+        }
+        let Ok(outcome) = finish.result else {
+            return Ok(None);
+        };
+        let mut ending = outcome.ending;
+        for ids in &finish.found {
+            if sink(ids) == Control::Stop {
+                if ending == Ending::Exhausted {
+                    ending = Ending::Stopped;
+                }
+                break;
+            }
+        }
+        let mut counters = outcome.counters;
+        counters.winner = Some(first.name().to_string());
+        Ok(Some(Outcome { ending, counters }))
     }
 }
 
@@ -82,6 +156,11 @@ impl Backend for Portfolio {
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
+        // Most boards are decided by the first member in well under the cost of
+        // starting threads: give it a head start alone, and race only what it leaves.
+        if let Some(outcome) = self.head_start(model, limit, budget, sink)? {
+            return Ok(outcome);
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let member_budget = Budget {
             deadline: budget.deadline,
