@@ -94,39 +94,60 @@ impl Portfolio {
             ),
             stop: budget.stop.clone(),
         };
-        let mut found: Vec<Vec<PlacementId>> = Vec::new();
-        let result = first.solve(model, limit, &short, &mut |ids| {
-            found.push(ids.to_vec());
-            if (limit != 0 && found.len() >= limit) || found.len() >= super::MAX_STORED_SOLUTIONS {
-                Control::Stop
-            } else {
-                Control::Continue
-            }
-        });
-        let finish = Finish {
-            member: 0,
-            result,
-            found,
-        };
+        let finish = run_member(0, first.as_ref(), model, limit, &short);
         if !decisive(&finish) {
             return Ok(None);
         }
         let Ok(outcome) = finish.result else {
             return Ok(None);
         };
-        let mut ending = outcome.ending;
-        for ids in &finish.found {
-            if sink(ids) == Control::Stop {
-                if ending == Ending::Exhausted {
-                    ending = Ending::Stopped;
-                }
-                break;
-            }
-        }
+        let ending = pass_on(&finish.found, outcome.ending, sink);
         let mut counters = outcome.counters;
         counters.winner = Some(first.name().to_string());
         Ok(Some(Outcome { ending, counters }))
     }
+}
+
+/// One member's search with a sink of its own, keeping what it finds up to the limit.
+fn run_member(
+    member: usize,
+    backend: &dyn Backend,
+    model: &Model,
+    limit: usize,
+    budget: &Budget,
+) -> Finish {
+    let mut found: Vec<Vec<PlacementId>> = Vec::new();
+    let result = backend.solve(model, limit, budget, &mut |ids| {
+        found.push(ids.to_vec());
+        if (limit != 0 && found.len() >= limit) || found.len() >= super::MAX_STORED_SOLUTIONS {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    });
+    Finish {
+        member,
+        result,
+        found,
+    }
+}
+
+/// Hands the winner's tilings to the caller's sink; an exhausted search the sink
+/// stopped early ends `Stopped`, as any backend's would.
+fn pass_on(
+    found: &[Vec<PlacementId>],
+    ending: Ending,
+    sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+) -> Ending {
+    for ids in found {
+        if sink(ids) == Control::Stop {
+            return match ending {
+                Ending::Exhausted => Ending::Stopped,
+                other => other,
+            };
+        }
+    }
+    ending
 }
 
 fn decisive(finish: &Finish) -> bool {
@@ -181,22 +202,13 @@ impl Backend for Portfolio {
             let spawned = std::thread::Builder::new()
                 .name(format!("portfolio-{member}"))
                 .spawn(move || {
-                    let mut found: Vec<Vec<PlacementId>> = Vec::new();
-                    let result = members[member].solve(&model, limit, &budget, &mut |ids| {
-                        found.push(ids.to_vec());
-                        if (limit != 0 && found.len() >= limit)
-                            || found.len() >= super::MAX_STORED_SOLUTIONS
-                        {
-                            Control::Stop
-                        } else {
-                            Control::Continue
-                        }
-                    });
-                    let _ = tx.send(Finish {
+                    let _ = tx.send(run_member(
                         member,
-                        result,
-                        found,
-                    });
+                        members[member].as_ref(),
+                        &model,
+                        limit,
+                        &budget,
+                    ));
                 });
             if let Err(e) = spawned {
                 stop.store(true, Ordering::SeqCst);
@@ -262,16 +274,7 @@ impl Backend for Portfolio {
         let Ok(outcome) = &finish.result else {
             unreachable!("the winner finished without an error");
         };
-        let mut ending = outcome.ending;
-        for ids in &finish.found {
-            if sink(ids) == Control::Stop {
-                ending = match ending {
-                    Ending::Exhausted | Ending::Stopped => Ending::Stopped,
-                    other => other,
-                };
-                break;
-            }
-        }
+        let ending = pass_on(&finish.found, outcome.ending, sink);
         if crate::interrupt::requested() && !decisive(finish) {
             return Err(BackendError::Interrupted);
         }
