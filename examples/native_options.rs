@@ -4,7 +4,8 @@
 //!
 //!     cargo run --release --example native_options -- models/stress.jsonl [LIMIT] [TIMEOUT_S]
 //!
-//! LIMIT defaults to 2 (uniqueness check), TIMEOUT_S to 5.
+//! LIMIT defaults to 2 (uniqueness check), TIMEOUT_S to 5. NATIVE_OPTIONS=a,b picks option
+//! sets by label; PER_BOARD=1 prints each board's time.
 
 use std::time::Duration;
 
@@ -52,6 +53,36 @@ fn main() {
             },
         ),
         (
+            "lp-after-4096",
+            SearchOptions {
+                farkas_after_failures: 4096,
+                ..d
+            },
+        ),
+        (
+            "matching-after-256",
+            SearchOptions {
+                matching_after_failures: 256,
+                ..d
+            },
+        ),
+        (
+            "matching-256-lp-4096",
+            SearchOptions {
+                matching_after_failures: 256,
+                farkas_after_failures: 4096,
+                ..d
+            },
+        ),
+        (
+            "matching-1024-lp-4096",
+            SearchOptions {
+                matching_after_failures: 1024,
+                farkas_after_failures: 4096,
+                ..d
+            },
+        ),
+        (
             "matching-every-stall",
             SearchOptions {
                 matching: true,
@@ -77,6 +108,8 @@ fn main() {
         "{:28} {:>8} {:>11} {:>11} {:>11} {:>12}",
         "options", "decided", "median ms", "total ms", "max ms", "nodes"
     );
+    // PER_BOARD=1 prints every board's time too.
+    let per_board = std::env::var_os("PER_BOARD").is_some();
     for (label, options) in configs {
         let mut times = Vec::new();
         let mut nodes = 0u64;
@@ -90,6 +123,15 @@ fn main() {
             nodes += r.counters.nodes.unwrap_or(0);
             if r.status != Status::Unknown {
                 times.push(r.time.as_secs_f64() * 1e3);
+            }
+            if per_board {
+                println!(
+                    "  {label} {} {:?} {:.3} ms {} nodes",
+                    inst.name,
+                    r.status,
+                    r.time.as_secs_f64() * 1e3,
+                    r.counters.nodes.unwrap_or(0)
+                );
             }
         }
         times.sort_by(f64::total_cmp);

@@ -43,31 +43,55 @@ pub enum Ending {
 }
 
 /// Resources a query may use.
-#[derive(Debug, Clone, Default)]
-pub struct Budget {
+#[derive(Clone, Default)]
+pub struct Budget<'a> {
     pub deadline: Option<Instant>,
     /// Raised when the answer is no longer wanted: a portfolio member stops when another
     /// member has decided.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Called at every look at the budget. The portfolio's first member runs in the
+    /// caller's thread and starts the other members from here once its head start is
+    /// over, so that the head start is not work thrown away.
+    pub on_check: Option<&'a (dyn Fn() + Sync)>,
 }
 
-impl Budget {
-    pub fn with_timeout(timeout: Option<Duration>) -> Budget {
+impl std::fmt::Debug for Budget<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("deadline", &self.deadline)
+            .field("stop", &self.stop)
+            .field("on_check", &self.on_check.is_some())
+            .finish()
+    }
+}
+
+impl Budget<'_> {
+    pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
         Budget {
             // A deadline too far to represent is no deadline.
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
             stop: None,
+            on_check: None,
         }
     }
 
     /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
     pub fn expired(&self) -> bool {
+        self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether an interrupt or a stop request came: two atomic loads, cheap enough for
+    /// every node of a search (reading the clock is not), so that a portfolio member
+    /// whose nodes are expensive stops within one node of being asked.
+    pub fn stopped(&self) -> bool {
+        if let Some(on_check) = &self.on_check {
+            on_check();
+        }
         crate::interrupt::requested()
             || self
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -306,6 +330,9 @@ pub fn run(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<Report, BackendError> {
+    // An LP a portfolio member abandoned in the previous call may still be running: let
+    // it end first, so that every call starts on an idle machine and takes the same path.
+    native::wait_for_abandoned_lp();
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
     let families = request

@@ -1,6 +1,8 @@
 //! A portfolio: several backends on the same model in parallel threads; the first to
-//! give a decisive answer wins and the others are stopped. The first member runs alone
-//! for a moment first, so that boards it decides at once cost no threads.
+//! give a decisive answer wins and the others are stopped. The first member runs in the
+//! caller's thread and starts the others from its first look at its budget after a head
+//! start of 1 ms: boards it decides at once cost no threads, and the head start is not
+//! work thrown away. The members run in scoped threads, so none outlives the call.
 //!
 //! Each member searches with its own sink and keeps what it finds; a member is decisive
 //! when it reached the solution limit or exhausted its search. Then the stop flag of the
@@ -66,47 +68,7 @@ impl Portfolio {
 }
 
 /// How long the first member runs alone before the others are started.
-const HEAD_START: std::time::Duration = std::time::Duration::from_millis(2);
-
-impl Portfolio {
-    /// The first member alone for its head start: its outcome when it decided (its
-    /// tilings passed on to `sink`), `None` when the race must run.
-    fn head_start(
-        &self,
-        model: &Model,
-        limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Option<Outcome>, BackendError> {
-        let Some(first) = self.members.first() else {
-            return Ok(None);
-        };
-        if self.head_start.is_zero() {
-            return Ok(None);
-        }
-        let short = Budget {
-            deadline: Some(
-                budget
-                    .deadline
-                    .map_or(std::time::Instant::now() + self.head_start, |d| {
-                        d.min(std::time::Instant::now() + self.head_start)
-                    }),
-            ),
-            stop: budget.stop.clone(),
-        };
-        let finish = run_member(0, first.as_ref(), model, limit, &short);
-        if !decisive(&finish) {
-            return Ok(None);
-        }
-        let Ok(outcome) = finish.result else {
-            return Ok(None);
-        };
-        let ending = pass_on(&finish.found, outcome.ending, sink);
-        let mut counters = outcome.counters;
-        counters.winner = Some(first.name().to_string());
-        Ok(Some(Outcome { ending, counters }))
-    }
-}
+const HEAD_START: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// One member's search with a sink of its own, keeping what it finds up to the limit.
 fn run_member(
@@ -177,68 +139,115 @@ impl Backend for Portfolio {
         budget: &Budget,
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
-        // Most boards are decided by the first member in well under the cost of
-        // starting threads: give it a head start alone, and race only what it leaves.
-        if let Some(outcome) = self.head_start(model, limit, budget, sink)? {
-            return Ok(outcome);
+        if self.members.is_empty() {
+            return Err(BackendError::Failed {
+                backend: self.name.clone(),
+                message: "no member ran".to_string(),
+            });
         }
-        let stop = Arc::new(AtomicBool::new(false));
         let member_budget = Budget {
             deadline: budget.deadline,
-            stop: Some(stop.clone()),
+            stop: Some(Arc::new(AtomicBool::new(false))),
+            on_check: None,
         };
-        let outer = budget.clone();
+        let stop_all = || {
+            if let Some(flag) = &member_budget.stop {
+                flag.store(true, Ordering::SeqCst);
+            }
+        };
         let (tx, rx) = std::sync::mpsc::channel::<Finish>();
-        // Members run on threads of their own with a copy of the model, so that the
-        // answer is returned as soon as one member decides: a member that is inside a
-        // step it cannot leave at once (an LP solve, bounded by its own time limit)
-        // finishes in the background instead of holding the answer back.
-        let shared = Arc::new(model.clone());
-        for member in 0..self.members.len() {
-            let tx = tx.clone();
-            let budget = member_budget.clone();
-            let members = self.members.clone();
-            let model = shared.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("portfolio-{member}"))
-                .spawn(move || {
-                    let _ = tx.send(run_member(
-                        member,
-                        members[member].as_ref(),
-                        &model,
-                        limit,
-                        &budget,
-                    ));
-                });
-            if let Err(e) = spawned {
-                stop.store(true, Ordering::SeqCst);
-                return Err(BackendError::Failed {
-                    backend: self.name.clone(),
-                    message: format!("cannot start a member thread: {e}"),
-                });
-            }
-        }
-        drop(tx);
+        let started = AtomicBool::new(false);
+        let spawned = std::sync::atomic::AtomicUsize::new(0);
+        let spawn_error: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+        let start_at = std::time::Instant::now() + self.head_start;
+        let members = &self.members;
+        let name = &self.name;
         let mut finishes: Vec<Finish> = Vec::new();
-        // The first decisive finish stops the others and ends the wait; a caller's own
-        // stop (an outer deadline, an interrupt) is passed on.
-        while finishes.len() < self.members.len() {
-            match rx.recv_timeout(std::time::Duration::from_millis(20)) {
-                Ok(finish) => {
-                    let done = decisive(&finish);
-                    finishes.push(finish);
-                    if done {
-                        stop.store(true, Ordering::SeqCst);
-                        break;
+        std::thread::scope(|scope| {
+            // Starts members 1.. on threads of their own, once: from the first member's
+            // looks at its budget after the head start, or when it ended undecided.
+            let start_others = |now: bool| {
+                if budget.stopped() {
+                    stop_all();
+                }
+                if started.load(Ordering::Relaxed) || (!now && std::time::Instant::now() < start_at)
+                {
+                    return;
+                }
+                started.store(true, Ordering::SeqCst);
+                for member in 1..members.len() {
+                    let tx = tx.clone();
+                    let budget = member_budget.clone();
+                    let stop_all = &stop_all;
+                    let thread = std::thread::Builder::new()
+                        .name(format!("portfolio-{member}"))
+                        .spawn_scoped(scope, move || {
+                            let finish =
+                                run_member(member, members[member].as_ref(), model, limit, &budget);
+                            if decisive(&finish) {
+                                stop_all();
+                            }
+                            let _ = tx.send(finish);
+                        });
+                    match thread {
+                        Ok(_) => {
+                            spawned.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Err(e) => {
+                            stop_all();
+                            if let Ok(mut slot) = spawn_error.lock() {
+                                *slot = Some(format!("cannot start a member thread: {e}"));
+                            }
+                            return;
+                        }
                     }
                 }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if outer.expired() {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let on_check = || start_others(false);
+            let first_budget = Budget {
+                on_check: Some(&on_check),
+                ..member_budget.clone()
+            };
+            // The first member in this thread: boards it decides within its head start
+            // cost no threads, and what it did before the others started is not lost.
+            let first = run_member(0, members[0].as_ref(), model, limit, &first_budget);
+            if decisive(&first) {
+                stop_all();
+            } else {
+                start_others(true);
             }
+            finishes.push(first);
+            // The others: the first decisive one stops the rest; a caller's own stop (an
+            // outer deadline, an interrupt) is passed on. Leaving the scope joins every
+            // thread, and each member looks at the stop flag at every node, so none
+            // outlives the call.
+            let mut waiting = spawned.load(Ordering::SeqCst);
+            while waiting > 0 {
+                match rx.recv_timeout(std::time::Duration::from_millis(20)) {
+                    Ok(finish) => {
+                        waiting -= 1;
+                        if decisive(&finish) {
+                            stop_all();
+                        }
+                        finishes.push(finish);
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                        if budget.expired() {
+                            stop_all();
+                        }
+                    }
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        });
+        if let Ok(mut slot) = spawn_error.lock()
+            && let Some(message) = slot.take()
+            && !finishes.iter().any(decisive)
+        {
+            return Err(BackendError::Failed {
+                backend: name.clone(),
+                message,
+            });
         }
         let winner = finishes
             .iter()
@@ -265,7 +274,7 @@ impl Backend for Portfolio {
                     message: e.to_string(),
                 }),
                 _ => Err(BackendError::Failed {
-                    backend: self.name.clone(),
+                    backend: name.clone(),
                     message: "no member ran".to_string(),
                 }),
             };

@@ -20,6 +20,7 @@
 //! exact integer arithmetic. So the answer never rests on floating point: a refutation
 //! is a certificate anyone can check, and a bad LP answer only costs a missed one.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions};
@@ -75,9 +76,160 @@ pub(super) enum Verdict {
     Unfinished,
 }
 
-/// Tries to refute the node. `time_limit` bounds the LP solve; a solve stopped by it
-/// may still carry multipliers good enough for a certificate.
+/// What the LP solve gave: whether it was proved optimal, and its cell and group
+/// multipliers when its objective was positive.
+type Answer = Option<(bool, Option<(Vec<f64>, Vec<f64>)>)>;
+
+/// Tries to refute the node, in this thread. `time_limit` bounds the LP solve; a solve
+/// stopped by it may still carry multipliers good enough for a certificate.
 pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> Verdict {
+    let Some((lp, pi, mu)) = multiplier_lp(lay, node) else {
+        return Verdict::Settled;
+    };
+    verdict(lay, node, solve(&lp, &pi, &mu, time_limit))
+}
+
+/// An LP refutation running on a thread of its own while the search goes on, with the
+/// node it refutes.
+pub(super) struct Pending {
+    answer: std::sync::mpsc::Receiver<Answer>,
+    active: Vec<bool>,
+    covered: Vec<bool>,
+    quota: Vec<i32>,
+}
+
+/// Starts refuting the node in the background; `None` when another LP is running in
+/// this process (an abandoned one still holds a core until its time limit, and no more
+/// must pile up on top of it) or a thread cannot be had.
+///
+/// The search does not wait for it: microlp looks at its time limit only every thousand
+/// pivots (80 ms on a 32×32 board), so an LP in the search's own thread would hold up a
+/// satisfiable board the search is about to finish, or a portfolio member that was told
+/// to stop. A search that ends first abandons its LP, which runs on to its time limit.
+pub(super) fn start(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> Option<Pending> {
+    let (lp, pi, mu) = multiplier_lp(lay, node)?;
+    LP_RUNNING
+        .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+        .ok()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("farkas-lp".to_string())
+        .spawn(move || {
+            let _running = Running;
+            let _ = tx.send(solve(&lp, &pi, &mu, time_limit));
+        });
+    if spawned.is_err() {
+        LP_RUNNING.store(false, Ordering::SeqCst);
+        return None;
+    }
+    Some(Pending {
+        answer: rx,
+        active: node.active.to_vec(),
+        covered: node.covered.to_vec(),
+        quota: node.quota.to_vec(),
+    })
+}
+
+impl Pending {
+    /// The verdict once the LP has answered; `None` while it runs.
+    pub(super) fn poll(&self, lay: &Layout) -> Option<Verdict> {
+        let answer = match self.answer.try_recv() {
+            Ok(answer) => answer,
+            Err(std::sync::mpsc::TryRecvError::Empty) => return None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => None,
+        };
+        let node = Node {
+            active: &self.active,
+            covered: &self.covered,
+            quota: &self.quota,
+        };
+        Some(verdict(lay, &node, answer))
+    }
+}
+
+fn solve(
+    lp: &Problem,
+    pi: &[Option<microlp::Variable>],
+    mu: &[microlp::Variable],
+    time_limit: Option<Duration>,
+) -> Answer {
+    let mut options = SolveOptions::default();
+    // microlp adds the limit to the clock: one too far to represent is no limit.
+    options.time_limit = time_limit.filter(|&t| std::time::Instant::now().checked_add(t).is_some());
+    let outcome = lp.solve_with(options).ok()?;
+    let finished = outcome.termination_reason() == microlp::TerminationReason::ProvenOptimal;
+    let values = outcome.into_solution().ok().and_then(|solution| {
+        (solution.objective() > 1e-6).then(|| {
+            let pi: Vec<f64> = pi
+                .iter()
+                .map(|v| v.map_or(0.0, |v| solution.var_value(v)))
+                .collect();
+            let mu: Vec<f64> = mu.iter().map(|&v| solution.var_value(v)).collect();
+            (pi, mu)
+        })
+    });
+    Some((finished, values))
+}
+
+/// The verdict on an LP answer: a refutation only when the rounded multipliers pass the
+/// exact check.
+fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
+    let Some((finished, values)) = answer else {
+        return Verdict::Unfinished;
+    };
+    let unproved = if finished {
+        Verdict::Settled
+    } else {
+        Verdict::Unfinished
+    };
+    let Some((pi_values, mu_values)) = values else {
+        return unproved;
+    };
+    let certified = SCALES.iter().any(|&scale| {
+        let round = |values: &[f64]| -> Vec<i64> {
+            values.iter().map(|&v| (v * scale).round() as i64).collect()
+        };
+        certifies(lay, node, &round(&pi_values), &round(&mu_values))
+    });
+    if certified {
+        Verdict::Refuted
+    } else {
+        unproved
+    }
+}
+
+/// Waits until no LP thread is running: one that a portfolio member abandoned runs on
+/// until its time limit. Bounded by that limit; an interrupt ends the wait.
+pub fn wait_for_abandoned_lp() {
+    while LP_RUNNING.load(Ordering::SeqCst) && !crate::interrupt::requested() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Whether an LP thread is running.
+static LP_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Clears [`LP_RUNNING`] when the LP thread ends, however it ends.
+struct Running;
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        LP_RUNNING.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The LP whose optimum is positive exactly when the node has no fractional solution,
+/// with its cell and group multipliers; `None` when a live candidate touches a covered
+/// cell (the node is not settled, nothing to refute).
+#[allow(clippy::type_complexity)]
+fn multiplier_lp(
+    lay: &Layout,
+    node: &Node,
+) -> Option<(
+    Problem,
+    Vec<Option<microlp::Variable>>,
+    Vec<microlp::Variable>,
+)> {
     let mut lp = Problem::new(OptimizationDirection::Maximize);
     let pi: Vec<Option<microlp::Variable>> = (0..lay.cells)
         .map(|c| (!node.covered[c]).then(|| lp.add_var(1.0, (-1.0, 1.0))))
@@ -95,48 +247,12 @@ pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) ->
         let z = lp.add_var(-1.0, (0.0, f64::INFINITY));
         let mut terms = vec![(z, 1.0)];
         for cell in [a, b] {
-            match pi[cell as usize] {
-                Some(v) => terms.push((v, -1.0)),
-                // A live candidate never touches a covered cell.
-                None => return Verdict::Settled,
-            }
+            terms.push((pi[cell as usize]?, -1.0));
         }
         for &g in lay.groups_of(p as u32) {
             terms.push((mu[g as usize], -1.0));
         }
         lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
     }
-    let mut options = SolveOptions::default();
-    options.time_limit = time_limit;
-    let Ok(outcome) = lp.solve_with(options) else {
-        return Verdict::Unfinished;
-    };
-    let finished = outcome.termination_reason() == microlp::TerminationReason::ProvenOptimal;
-    let unproved = if finished {
-        Verdict::Settled
-    } else {
-        Verdict::Unfinished
-    };
-    let Ok(solution) = outcome.into_solution() else {
-        return unproved;
-    };
-    if solution.objective() <= 1e-6 {
-        return unproved;
-    }
-    let pi_values: Vec<f64> = pi
-        .iter()
-        .map(|v| v.map_or(0.0, |v| solution.var_value(v)))
-        .collect();
-    let mu_values: Vec<f64> = mu.iter().map(|&v| solution.var_value(v)).collect();
-    let certified = SCALES.iter().any(|&scale| {
-        let round = |values: &[f64]| -> Vec<i64> {
-            values.iter().map(|&v| (v * scale).round() as i64).collect()
-        };
-        certifies(lay, node, &round(&pi_values), &round(&mu_values))
-    });
-    if certified {
-        Verdict::Refuted
-    } else {
-        unproved
-    }
+    Some((lp, pi, mu))
 }

@@ -15,6 +15,7 @@ mod search;
 use crate::backend::{Backend, BackendError, Budget, Control, Outcome};
 use crate::model::{Families, Model, PlacementId};
 
+pub use farkas::wait_for_abandoned_lp;
 pub use search::SearchOptions;
 
 /// The native search backend.

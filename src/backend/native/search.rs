@@ -216,6 +216,10 @@ pub(super) struct Search<'a> {
     matching_deletions: u64,
     matching_calls: u64,
     farkas_refutations: u64,
+    /// The LP refutation of the root running in the background, if any.
+    lp: Option<farkas::Pending>,
+    /// The LP was solved and could not refute the root: it is not tried again.
+    lp_settled: bool,
     /// Failures over every descent.
     failures_total: u64,
     /// Candidate updates undone so far: with the trail's length, the search's work.
@@ -264,6 +268,8 @@ impl<'a> Search<'a> {
             matching_deletions: 0,
             matching_calls: 0,
             farkas_refutations: 0,
+            lp: None,
+            lp_settled: false,
             failures_total: 0,
             undone: 0,
             matching_work: 0,
@@ -703,7 +709,6 @@ impl<'a> Search<'a> {
                 && lay.cells <= FARKAS_MAX_CELLS)
                 .then_some(self.options.farkas_after_failures);
             let mut checkpoints = 0u32;
-            let mut farkas_settled = false;
             loop {
                 let luby_cut = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
                 let farkas_cut = farkas_at.map(|at| at.saturating_sub(failures_so_far).max(1));
@@ -724,16 +729,16 @@ impl<'a> Search<'a> {
                             checkpoints += 1;
                             farkas_at = farkas_at.map(|at| at.saturating_mul(16));
                         }
-                        if due && !farkas_settled && reported.is_empty() {
+                        if self.farkas_refuted() {
+                            break Ending::Exhausted;
+                        }
+                        if due && !self.lp_settled && self.lp.is_none() && reported.is_empty() {
                             // Back at the root: a board that resists the search may
-                            // have no fractional solution at all.
+                            // have no fractional solution at all. The LP runs beside
+                            // the search, which goes on and never waits for it.
                             let allowed = started
                                 .map_or(FARKAS_MIN_TIME, |s| s.elapsed().max(FARKAS_MIN_TIME));
-                            match self.farkas_refutes(budget, allowed) {
-                                farkas::Verdict::Refuted => break Ending::Exhausted,
-                                farkas::Verdict::Settled => farkas_settled = true,
-                                farkas::Verdict::Unfinished => {}
-                            }
+                            self.start_farkas(budget, allowed);
                         }
                         if luby_cut.is_some_and(|c| Some(c) == cutoff) {
                             run += 1;
@@ -841,8 +846,13 @@ impl<'a> Search<'a> {
                     let p = top.cands[top.next as usize];
                     top.next += 1;
                     self.nodes += 1;
-                    if self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired() {
+                    if budget.stopped()
+                        || (self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired())
+                    {
                         return Some(Ending::Timeout);
+                    }
+                    if self.nodes.is_multiple_of(DEADLINE_EVERY) && self.farkas_refuted() {
+                        return Some(Ending::Exhausted);
                     }
                     if self.nodes >= self.options.node_limit {
                         return Some(Ending::Capped);
@@ -986,39 +996,105 @@ impl<'a> Search<'a> {
             self.cache_hits += 1;
             return false;
         }
-        if self.options.farkas_every_stall
-            && self.farkas_refutes(&Budget::default(), std::time::Duration::MAX)
-                == farkas::Verdict::Refuted
-        {
+        if self.options.farkas_every_stall && self.farkas_refutes_here() {
             return false;
         }
         true
     }
 
-    /// The LP refutation of the current (settled) node, for at most `allowed` (and the
-    /// time left).
-    fn farkas_refutes(&mut self, budget: &Budget, allowed: std::time::Duration) -> farkas::Verdict {
-        let node = farkas::Node {
+    /// The current (settled) node as the LP reads it.
+    fn farkas_node(&self) -> farkas::Node<'_> {
+        farkas::Node {
             active: &self.active,
             covered: &self.covered,
             quota: &self.quota,
-        };
+        }
+    }
+
+    /// The LP refutation of the current node, waited for (the tests' every-stall mode).
+    fn farkas_refutes_here(&mut self) -> bool {
+        let refuted =
+            farkas::refute(self.lay, &self.farkas_node(), None) == farkas::Verdict::Refuted;
+        self.farkas_refutations += u64::from(refuted);
+        refuted
+    }
+
+    /// Starts the LP refutation of the root (the search is back at the root) in the
+    /// background, for at most `allowed` and the time left.
+    fn start_farkas(&mut self, budget: &Budget, allowed: std::time::Duration) {
         let time_left = budget
             .deadline
             .map(|d| d.saturating_duration_since(std::time::Instant::now()));
         let limit = match time_left {
             Some(left) => Some(left.min(allowed)),
-            None => (allowed != std::time::Duration::MAX).then_some(allowed),
+            None => Some(allowed),
         };
-        let verdict = farkas::refute(self.lay, &node, limit);
-        self.farkas_refutations += u64::from(verdict == farkas::Verdict::Refuted);
-        verdict
+        self.lp = farkas::start(self.lay, &self.farkas_node(), limit);
+    }
+
+    /// Whether the background LP has refuted the root; takes note of any other answer.
+    fn farkas_refuted(&mut self) -> bool {
+        let Some(verdict) = self.lp.as_ref().and_then(|lp| lp.poll(self.lay)) else {
+            return false;
+        };
+        self.lp = None;
+        match verdict {
+            farkas::Verdict::Refuted => {
+                self.farkas_refutations += 1;
+                true
+            }
+            farkas::Verdict::Settled => {
+                self.lp_settled = true;
+                false
+            }
+            farkas::Verdict::Unfinished => false,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::luby;
+    use super::{Search, SearchOptions, farkas, luby};
+    use crate::backend::native::layout::Layout;
+    use crate::model::{Families, compile};
+
+    /// The background LP refutes, at the root, a committed board that every cheap check
+    /// passes (the search alone needs hundreds of failures for it), and its verdict is
+    /// read back by polling as the search does.
+    #[test]
+    fn background_lp_refutes_a_hard_board_at_the_root() {
+        let instances = crate::puzzle::parse::read_instances(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/unsat-hard.jsonl"
+        ))
+        .unwrap();
+        let instance = instances
+            .iter()
+            .find(|i| i.name == "unsat-16x16-s6605-4")
+            .unwrap();
+        let model = compile(instance, Families::Colour);
+        assert!(model.infeasible.is_none());
+        let layout = Layout::new(&model, false);
+        let mut search = Search::new(&layout, SearchOptions::default());
+        for c in 0..layout.cells {
+            search.queue.push((c as u32) << 1);
+        }
+        for g in 0..layout.groups() {
+            search.queue.push((g as u32) << 1 | 1);
+        }
+        assert!(search.settle(), "propagation alone refutes it");
+        // Another test's LP may hold the one LP slot for a moment.
+        farkas::wait_for_abandoned_lp();
+        search.start_farkas(&crate::backend::Budget::default(), std::time::Duration::MAX);
+        assert!(search.lp.is_some());
+        let mut refuted = false;
+        while search.lp.is_some() {
+            refuted = search.farkas_refuted();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(refuted);
+        assert_eq!(search.farkas_refutations, 1);
+    }
 
     #[test]
     fn luby_sequence() {
