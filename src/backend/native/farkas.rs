@@ -20,8 +20,9 @@
 //! exact integer arithmetic. So the answer never rests on floating point: a refutation
 //! is a certificate anyone can check, and a bad LP answer only costs a missed one.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions};
 
@@ -80,43 +81,53 @@ pub(super) enum Verdict {
 /// multipliers when its objective was positive.
 type Answer = Option<(bool, Option<(Vec<f64>, Vec<f64>)>)>;
 
-/// Tries to refute the node, in this thread. `time_limit` bounds the LP solve; a solve
-/// stopped by it may still carry multipliers good enough for a certificate.
-pub(super) fn refute(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> Verdict {
+/// Tries to refute the node, in this thread, taking as long as the LP takes (the
+/// tests' every-stall mode).
+pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
     let Some((lp, pi, mu)) = multiplier_lp(lay, node) else {
         return Verdict::Settled;
     };
-    verdict(lay, node, solve(&lp, &pi, &mu, time_limit))
+    verdict(lay, node, solve(&lp, &pi, &mu, None, &|| true))
 }
 
 /// An LP refutation running on a thread of its own while the search goes on, with the
-/// node it refutes.
+/// node it refutes. Dropping it tells the LP to stop.
 pub(super) struct Pending {
     answer: std::sync::mpsc::Receiver<Answer>,
+    abandoned: Arc<AtomicBool>,
     active: Vec<bool>,
     covered: Vec<bool>,
     quota: Vec<i32>,
 }
 
-/// Starts refuting the node in the background; `None` when another LP is running in
-/// this process (an abandoned one still holds a core until its time limit, and no more
-/// must pile up on top of it) or a thread cannot be had.
+/// Starts refuting the node in the background, until `deadline`; `None` when another
+/// LP is running in this process (a portfolio's members would only solve the same root
+/// LP twice) or a thread cannot be had.
 ///
-/// The search does not wait for it: microlp looks at its time limit only every thousand
-/// pivots (80 ms on a 32×32 board), so an LP in the search's own thread would hold up a
-/// satisfiable board the search is about to finish, or a portfolio member that was told
-/// to stop. A search that ends first abandons its LP, which runs on to its time limit.
-pub(super) fn start(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> Option<Pending> {
+/// The search does not wait for it. microlp looks at its time limit only every
+/// thousand pivots (80 ms on a 32×32 board): an LP in the search's own thread held up
+/// satisfiable boards the search was about to finish, and a limit short enough not to
+/// was too short for the boards the LP refutes. Beside the search the LP can take as
+/// long as the search does; it runs in slices, and when the search ends first (drops
+/// its [`Pending`]) it stops at the end of the slice.
+pub(super) fn start(lay: &Layout, node: &Node, deadline: Option<Instant>) -> Option<Pending> {
     let (lp, pi, mu) = multiplier_lp(lay, node)?;
     LP_RUNNING
         .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
         .ok()?;
+    let abandoned = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel();
+    let told = abandoned.clone();
     let spawned = std::thread::Builder::new()
         .name("farkas-lp".to_string())
         .spawn(move || {
             let _running = Running;
-            let _ = tx.send(solve(&lp, &pi, &mu, time_limit));
+            let keep_going = || {
+                !told.load(Ordering::SeqCst)
+                    && !crate::interrupt::requested()
+                    && deadline.is_none_or(|d| Instant::now() < d)
+            };
+            let _ = tx.send(solve(&lp, &pi, &mu, Some(SLICE), &keep_going));
         });
     if spawned.is_err() {
         LP_RUNNING.store(false, Ordering::SeqCst);
@@ -124,10 +135,21 @@ pub(super) fn start(lay: &Layout, node: &Node, time_limit: Option<Duration>) -> 
     }
     Some(Pending {
         answer: rx,
+        abandoned,
         active: node.active.to_vec(),
         covered: node.covered.to_vec(),
         quota: node.quota.to_vec(),
     })
+}
+
+/// How long the background LP runs between looks at whether it is still wanted (plus
+/// microlp's overshoot of up to a thousand pivots).
+const SLICE: Duration = Duration::from_millis(10);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.abandoned.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Pending {
@@ -147,17 +169,25 @@ impl Pending {
     }
 }
 
+/// Solves the LP in slices of `slice` (`None`: in one go) for as long as `keep_going`
+/// says.
 fn solve(
     lp: &Problem,
     pi: &[Option<microlp::Variable>],
     mu: &[microlp::Variable],
-    time_limit: Option<Duration>,
+    slice: Option<Duration>,
+    keep_going: &dyn Fn() -> bool,
 ) -> Answer {
     let mut options = SolveOptions::default();
-    // microlp adds the limit to the clock: one too far to represent is no limit.
-    options.time_limit = time_limit.filter(|&t| std::time::Instant::now().checked_add(t).is_some());
-    let outcome = lp.solve_with(options).ok()?;
-    let finished = outcome.termination_reason() == microlp::TerminationReason::ProvenOptimal;
+    options.time_limit = slice;
+    let mut outcome = lp.solve_with(options).ok()?;
+    while !outcome.is_optimal()
+        && outcome.termination_reason() == microlp::TerminationReason::TimeLimit
+        && keep_going()
+    {
+        outcome = outcome.resume().ok()?;
+    }
+    let finished = outcome.is_optimal();
     let values = outcome.into_solution().ok().and_then(|solution| {
         (solution.objective() > 1e-6).then(|| {
             let pi: Vec<f64> = pi
@@ -198,8 +228,7 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
     }
 }
 
-/// Waits until no LP thread is running: one that a portfolio member abandoned runs on
-/// until its time limit. Bounded by that limit; an interrupt ends the wait.
+/// Waits until no LP thread is running: an abandoned one runs to the end of its slice.
 pub fn wait_for_abandoned_lp() {
     while LP_RUNNING.load(Ordering::SeqCst) && !crate::interrupt::requested() {
         std::thread::sleep(Duration::from_millis(1));

@@ -12,7 +12,7 @@ mod layout;
 mod matching;
 mod search;
 
-use crate::backend::{Backend, BackendError, Budget, Control, Outcome};
+use crate::backend::{Backend, BackendError, Budget, Capabilities, Control, Outcome, registry};
 use crate::model::{Families, Model, PlacementId};
 
 pub use farkas::wait_for_abandoned_lp;
@@ -33,6 +33,10 @@ impl Backend for Native {
         }
     }
 
+    fn capabilities(&self) -> Capabilities {
+        registry::SEARCH
+    }
+
     /// The colour splits too: they cost about a fifth more at game size (more groups to
     /// compile and maintain) and cut the search by orders of magnitude on large and
     /// adversarial boards, where row-by-row search with the line and cut quotas alone
@@ -49,11 +53,10 @@ impl Backend for Native {
         sink: &mut dyn FnMut(&[PlacementId]) -> Control,
     ) -> Result<Outcome, BackendError> {
         if model.families == Families::Raw {
+            // `backend::run` refuses this first; a caller of `solve` may not have.
             return Err(BackendError::Unsupported {
                 backend: self.name().to_string(),
-                reason: "the native search works on quota families; `--families raw` is for the \
-                         SAT and ILP lowerings"
-                    .to_string(),
+                reason: "the native search works on quota families".to_string(),
             });
         }
         let layout = layout::Layout::new(model, self.options.transport);

@@ -1,0 +1,256 @@
+//! The depth-first search with restarts that drives propagation, the stall checks,
+//! the value order and the LP schedule.
+
+use rustc_hash::FxHashSet;
+
+use super::Search;
+use super::lp::FARKAS_MAX_CELLS;
+use super::order::luby;
+use super::stall::Filter;
+use crate::backend::{Budget, Control, Ending, Outcome};
+use crate::model::PlacementId;
+
+/// A branching point: the candidates for one cell and how far we got through them.
+pub(super) struct Frame {
+    pub(super) cands: [u32; 4],
+    pub(super) count: u8,
+    next: u8,
+    /// Trail length at the node, after its propagation.
+    mark: usize,
+    /// Solutions found before the node was entered; unchanged at exit means failure.
+    found_before: u64,
+    /// The branching cell; every cell before it is covered.
+    cell: u32,
+}
+
+/// How often (in nodes) the deadline is read; a clock read costs about 20 ns.
+pub(super) const DEADLINE_EVERY: u64 = 64;
+
+impl<'a> Search<'a> {
+    /// Runs the search from the root, reporting each tiling to `sink`. `limit` is the
+    /// number of solutions wanted (0: all); restarts are used only when it is bounded,
+    /// since an enumeration of everything gains nothing from starting over.
+    pub(in crate::backend::native) fn run(
+        mut self,
+        limit: usize,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+    ) -> Outcome {
+        let lay = self.lay;
+        for c in 0..lay.cells {
+            if self.deg[c] <= 1 {
+                self.queue.push((c as u32) << 1);
+            }
+        }
+        for g in 0..lay.groups() {
+            self.queue.push((g as u32) << 1 | 1);
+        }
+        let mut root_alive = self.settle();
+        // The matching filter once at the root, before the root is marked: what it
+        // deletes stays deleted for every descent and restart. Small boards are settled
+        // by the search before a whole-board pass pays.
+        if root_alive
+            && self.options.matching_root
+            && !self.options.matching
+            && self.uncovered > 0
+            && lay.cells >= self.options.matching_root_min_cells
+        {
+            loop {
+                match self.apply_matching() {
+                    Filter::Dead => {
+                        root_alive = false;
+                        break;
+                    }
+                    Filter::Changed => continue,
+                    Filter::Unchanged => break,
+                }
+            }
+        }
+        let forced = self.chosen.len() as u64;
+        self.nodes = 1;
+        let ending = if !root_alive {
+            Ending::Exhausted
+        } else {
+            let restarts = self.options.restarts && limit != 0;
+            let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
+            let mut run = 0u32;
+            let mut failures_so_far: u64 = 0;
+            let mut farkas_at = (self.options.farkas_after_failures != u64::MAX
+                && lay.cells <= FARKAS_MAX_CELLS)
+                .then_some(self.options.farkas_after_failures);
+            let mut checkpoints = 0u32;
+            loop {
+                let luby_cut = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
+                let farkas_cut = farkas_at.map(|at| at.saturating_sub(failures_so_far).max(1));
+                let cutoff = match (luby_cut, farkas_cut) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let perturb = run > 0 || checkpoints > 0;
+                match self.descend(cutoff, perturb, budget, sink, &mut reported) {
+                    Some(ending) => break ending,
+                    None => {
+                        failures_so_far += cutoff.unwrap_or(0);
+                        let due = farkas_at.is_some_and(|at| failures_so_far >= at);
+                        if due {
+                            // The checkpoints come at fixed failure counts, so that the
+                            // search's path (and its node counts) does not depend on how
+                            // fast the LP runs on this machine.
+                            checkpoints += 1;
+                            farkas_at = farkas_at.map(|at| at.saturating_mul(16));
+                        }
+                        if self.farkas_refuted() {
+                            break Ending::Exhausted;
+                        }
+                        if due && !self.lp_settled && self.lp.is_none() && reported.is_empty() {
+                            // Back at the root: a board that resists the search may
+                            // have no fractional solution at all. The LP of the root
+                            // runs beside the search, which never waits for it; when
+                            // another LP holds the slot, the next checkpoint tries again.
+                            self.start_farkas(budget);
+                            if self.lp.is_some() {
+                                farkas_at = None;
+                            }
+                        }
+                        if luby_cut.is_some_and(|c| Some(c) == cutoff) {
+                            run += 1;
+                            self.restarts += 1;
+                        }
+                    }
+                }
+            }
+        };
+        Outcome {
+            ending,
+            counters: self.counters(forced),
+        }
+    }
+
+    /// One depth-first search from the (settled) root. Returns `None` when `cutoff`
+    /// failures were reached, with the state back at the root; solutions already in
+    /// `reported` (found by an earlier run) are not reported again.
+    pub(super) fn descend(
+        &mut self,
+        cutoff: Option<u64>,
+        perturb: bool,
+        budget: &Budget,
+        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+        reported: &mut FxHashSet<Box<[PlacementId]>>,
+    ) -> Option<Ending> {
+        let lay = self.lay;
+        let root = self.trail.len();
+        let restarts = cutoff.is_some();
+        let mut found: u64 = 0;
+        let mut failures: u64 = 0;
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut first_free: usize = 0;
+        loop {
+            // A settled node: every rule is at its fixed point. The matching filter may
+            // delete candidates, after which the node is settled and looked at again.
+            let since = frames.last().map(|f| f.mark);
+            loop {
+                if self.uncovered == 0 {
+                    if self.quota.iter().all(|&q| q == 0) {
+                        found += 1;
+                        let control = if restarts || !reported.is_empty() {
+                            // A later run may reach a tiling an earlier run reported.
+                            let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
+                            tiling.sort_unstable();
+                            if reported.contains(&tiling) {
+                                Control::Continue
+                            } else {
+                                let control = sink(&tiling);
+                                reported.insert(tiling);
+                                control
+                            }
+                        } else {
+                            sink(&self.chosen)
+                        };
+                        if control == Control::Stop {
+                            return Some(Ending::Stopped);
+                        }
+                    }
+                    break;
+                }
+                if !self.stall_checks_pass(since) {
+                    failures += 1;
+                    self.failures_total += 1;
+                    break;
+                }
+                match self.matching_filter(frames.len()) {
+                    Filter::Dead => {
+                        failures += 1;
+                        self.failures_total += 1;
+                        break;
+                    }
+                    Filter::Changed => continue,
+                    Filter::Unchanged => {}
+                }
+                while self.covered[first_free] {
+                    first_free += 1;
+                }
+                let mut frame = Frame {
+                    cands: [0; 4],
+                    count: 0,
+                    next: 0,
+                    mark: self.trail.len(),
+                    found_before: found,
+                    cell: first_free as u32,
+                };
+                for &p in lay.places_at(first_free as u32) {
+                    if self.active[p as usize] {
+                        frame.cands[frame.count as usize] = p;
+                        frame.count += 1;
+                    }
+                }
+                self.order_values(&mut frame, perturb);
+                frames.push(frame);
+                break;
+            }
+
+            // Move to the next child: the next candidate of the deepest open frame.
+            loop {
+                let Some(top) = frames.last_mut() else {
+                    return Some(Ending::Exhausted);
+                };
+                let (mark, cell) = (top.mark, top.cell);
+                if top.next < top.count {
+                    let p = top.cands[top.next as usize];
+                    top.next += 1;
+                    self.nodes += 1;
+                    if budget.stopped()
+                        || (self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired())
+                    {
+                        return Some(Ending::Timeout);
+                    }
+                    if self.nodes.is_multiple_of(DEADLINE_EVERY) && self.farkas_refuted() {
+                        return Some(Ending::Exhausted);
+                    }
+                    if self.nodes >= self.options.node_limit {
+                        return Some(Ending::Capped);
+                    }
+                    self.undo_to(mark);
+                    first_free = cell as usize;
+                    if self.commit(p).is_ok() && self.settle() {
+                        break;
+                    }
+                    self.queue.clear();
+                    failures += 1;
+                    self.failures_total += 1;
+                } else {
+                    let failed = top.found_before == found;
+                    frames.pop();
+                    self.undo_to(mark);
+                    if failed && self.options.failure_cache {
+                        self.remember_failure();
+                    }
+                }
+                // A finished search returns above; only an unfinished one restarts.
+                if cutoff.is_some_and(|c| failures >= c) && !frames.is_empty() {
+                    self.undo_to(root);
+                    return None;
+                }
+            }
+        }
+    }
+}

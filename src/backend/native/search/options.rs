@@ -1,0 +1,92 @@
+//! The search's switches, so that the value of each part can be measured.
+
+/// Switches for the optional parts of the search, so their value can be measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Remember (covered cells, quotas) of subtrees proved empty.
+    pub failure_cache: bool,
+    /// At propagation stalls, reject line groups whose quota exceeds their room.
+    pub path_capacity: bool,
+    /// At propagation stalls, reject components of the candidate graph with unequal
+    /// numbers of even and odd cells.
+    pub colour_balance: bool,
+    /// At propagation stalls, check that row and cut quotas can be met together
+    /// (a bipartite flow per pair of families). Off by default: measured to cost more
+    /// than it prunes on planted boards.
+    pub transport: bool,
+    /// Try first the candidate whose groups need the largest share of their remaining
+    /// candidates; otherwise the vertical piece first.
+    pub quota_ratio_order: bool,
+    /// When looking for a bounded number of solutions, restart after a growing number
+    /// of failures (Luby), keeping the failure cache, with a perturbed value order.
+    pub restarts: bool,
+    /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
+    pub restart_unit: u64,
+    /// Components of the candidate graph up to this many cells are explored at every
+    /// node for the colour check; larger ones only when two of them changed.
+    pub component_limit: usize,
+    /// Most 64-bit words the failure cache may hold before it is cleared.
+    pub cache_words: usize,
+    /// At propagation stalls, delete candidates in no perfect matching of the
+    /// uncovered cells (Régin's filter), and fail when there is no perfect matching.
+    pub matching: bool,
+    /// Run the matching filter only at nodes with at most this many open branching
+    /// frames above them: shallow nodes root the large subtrees where a pruned
+    /// candidate saves the most, and the filter costs a pass over the whole board.
+    pub matching_depth: usize,
+    /// When `matching` is off: run the matching filter once at the root, on boards of at
+    /// least `matching_root_min_cells` cells. One pass over the board refutes there many
+    /// boards that every cheap check passes.
+    pub matching_root: bool,
+    /// Boards with fewer open cells skip the root matching filter: a game board is
+    /// decided in a few microseconds, of which the filter would take a fifth.
+    pub matching_root_min_cells: usize,
+    /// When `matching` is off: once the search has failed this many times (over all its
+    /// descents), run the matching filter at every stall from then on; `u64::MAX`:
+    /// never. A board that resists the search this long is one where the filter's
+    /// deletions pay for its pass over the board (the planted 128×128 boards, the 40×40
+    /// unsat boards whose LP relaxation is feasible).
+    pub matching_after_failures: u64,
+    /// When `matching` is off: run the matching filter at other stalls while the
+    /// filter's work stays within this share of the search's (both counted in candidate updates, so the schedule is the same on
+    /// every machine). 0 switches it off. The filter refutes at the root many boards
+    /// that every cheap check passes, and costs a pass over the whole board, which at
+    /// every node would dominate the search on large boards. In percent.
+    pub matching_share: u32,
+    /// Once the search has failed this many times, start the LP refutation of the root
+    /// (`farkas`) on a thread beside the search, which goes on without waiting for it;
+    /// when another LP holds the process's one LP slot, try again after sixteen times as
+    /// many failures. `u64::MAX`: never. Boards the search finds easy never start it.
+    pub farkas_after_failures: u64,
+    /// Try the LP refutation at every stall (for the tests: every node must agree with
+    /// brute force).
+    pub farkas_every_stall: bool,
+    /// Stop (`capped`) after this many nodes: a bound on the work that, unlike a time
+    /// limit, gives the same answer on every machine (the generator ranks boards by it).
+    pub node_limit: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            failure_cache: true,
+            path_capacity: true,
+            colour_balance: true,
+            transport: false,
+            quota_ratio_order: true,
+            restarts: true,
+            restart_unit: 256,
+            component_limit: 256,
+            cache_words: 1 << 23,
+            matching: false,
+            matching_depth: usize::MAX,
+            matching_root: true,
+            matching_root_min_cells: 200,
+            matching_share: 0,
+            matching_after_failures: 4096,
+            farkas_after_failures: 256,
+            farkas_every_stall: false,
+            node_limit: u64::MAX,
+        }
+    }
+}
