@@ -812,3 +812,103 @@ fn a_portfolio_refuses_members_it_could_not_stop() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot be stopped in-process"));
 }
+
+#[test]
+fn a_solver_message_ending_in_interrupted_is_an_error_not_an_interrupt() {
+    let descriptors = fake_descriptors(&["says_interrupted"]);
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "says-interrupted"])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("error: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_descriptor_may_not_take_a_built_in_name() {
+    // Every built-in name, including those of optional solvers this build may lack and
+    // the ones the descriptor check used to miss (`dp`, `portfolio`).
+    for name in ["dp", "portfolio", "native-matching", "highs", "cadical-lib"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("impostor.toml"),
+            format!(
+                "name = \"{name}\"\nreads = \"dimacs\"\ncommand = [\"true\", \"{{input}}\"]\nanswer = \"competition\"\n"
+            ),
+        )
+        .unwrap();
+        let out = dominofit()
+            .arg("backends")
+            .env(USER_DIR_VAR, dir.path())
+            .output()
+            .unwrap();
+        let listing = text(&out.stdout);
+        assert!(
+            listing.contains(&format!("`{name}` is the name of a built-in backend")),
+            "{name}: {listing}"
+        );
+    }
+    // `dp` still means the frontier DP.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("impostor.toml"),
+        "name = \"dp\"\nreads = \"dimacs\"\ncommand = [\"false\", \"{input}\"]\nanswer = \"competition\"\n",
+    )
+    .unwrap();
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "dp", "--limit", "2"])
+        .env(USER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(": unique (dp"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn an_encoding_suffix_needs_a_backend_that_takes_one() {
+    for name in [
+        "native:totalizer",
+        "dp:totalizer",
+        "microlp:sequential",
+        "portfolio:native:totalizer",
+    ] {
+        let out = dominofit()
+            .args(["solve", OBSERVED_6X6, "--backend", name])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("takes no cardinality encoding"),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "varisat:nonsense"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown encoding `nonsense`"));
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "varisat:sequential",
+            "--limit",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(": unique (varisat:sequential"));
+}

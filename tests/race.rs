@@ -11,6 +11,10 @@ use dominofit::race::{self, RaceError, RaceOptions};
 struct AlwaysUnsat;
 
 impl Backend for AlwaysUnsat {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::registry::SEARCH
+    }
+
     fn name(&self) -> &str {
         "always-unsat"
     }
@@ -137,6 +141,10 @@ fn runs_csv_round_trips_for_merging() {
 struct AlwaysFails;
 
 impl Backend for AlwaysFails {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::registry::SEARCH
+    }
+
     fn name(&self) -> &str {
         "always-fails"
     }
@@ -159,6 +167,10 @@ impl Backend for AlwaysFails {
 struct WrongTiling;
 
 impl Backend for WrongTiling {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::registry::SEARCH
+    }
+
     fn name(&self) -> &str {
         "wrong-tiling"
     }

@@ -52,6 +52,10 @@ enum Answer {
 }
 
 impl Backend for Ilp {
+    fn capabilities(&self) -> super::Capabilities {
+        super::registry::ILP
+    }
+
     fn name(&self) -> &str {
         match self.solver {
             IlpSolver::Microlp => "microlp",

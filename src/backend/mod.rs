@@ -10,7 +10,10 @@ pub mod external;
 pub mod ilp;
 pub mod native;
 pub mod portfolio;
+pub mod registry;
 pub mod sat;
+
+pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 
 use std::time::{Duration, Instant};
 
@@ -196,6 +199,9 @@ pub(crate) fn lower_cnf(
 pub trait Backend: Send + Sync {
     fn name(&self) -> &str;
 
+    /// What it can do, for the checks made before it runs (see [`registry`]).
+    fn capabilities(&self) -> Capabilities;
+
     /// The constraint families this backend wants when the user does not choose.
     fn default_families(&self) -> Families {
         Families::All
@@ -339,6 +345,7 @@ pub fn run(
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
+    check_families(backend, &model)?;
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
     let (outcome, reason) = match &model.infeasible {
         Some(reason) => (
@@ -462,6 +469,7 @@ pub fn count(
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
+    check_families(backend, &model)?;
     if let Some(reason) = &model.infeasible {
         return Ok(CountReport {
             name: instance.name.clone(),
@@ -538,35 +546,9 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// Every backend built into this binary, by name.
-pub fn builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
-    match name {
-        "native" => Some(Box::new(native::Native::default())),
-        "native-matching" => Some(Box::new(native::Native {
-            options: native::SearchOptions {
-                matching: true,
-                ..native::SearchOptions::default()
-            },
-        })),
-        "dp" => Some(Box::new(dp::Dp::default())),
-        "varisat" => Some(Box::new(sat::Sat::varisat(options.encoding))),
-        "microlp" => Some(Box::new(ilp::Ilp::MICROLP)),
-        #[cfg(feature = "highs")]
-        "highs" => Some(Box::new(ilp::Ilp {
-            solver: ilp::IlpSolver::Highs,
-        })),
-        #[cfg(feature = "coin-cbc")]
-        "coin-cbc" => Some(Box::new(ilp::Ilp {
-            solver: ilp::IlpSolver::CoinCbc,
-        })),
-        #[cfg(feature = "cadical")]
-        "cadical-lib" => Some(Box::new(sat::Sat::cadical(options.encoding))),
-        _ => None,
-    }
-}
-
 /// A backend shown under another name: `varisat:sequential` is varisat with the
-/// sequential counter, so that one race can put several encodings side by side.
+/// sequential counter, so that one race can put several encodings side by side. Every
+/// method is forwarded.
 struct Renamed {
     name: String,
     inner: Box<dyn Backend>,
@@ -575,6 +557,10 @@ struct Renamed {
 impl Backend for Renamed {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
     }
 
     fn default_families(&self) -> Families {
@@ -590,132 +576,25 @@ impl Backend for Renamed {
     ) -> Result<Outcome, BackendError> {
         self.inner.solve(model, limit, budget, sink)
     }
+
+    fn count(&self, model: &Model, budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
+        self.inner.count(model, budget)
+    }
 }
 
-/// A backend by name: a built-in one, or an external program with a descriptor;
-/// `NAME:ENCODING` takes that cardinality encoding whatever `options` say.
-///
-/// # Errors
-/// A descriptor that does not parse (the name is then unknown either way).
-pub fn by_name(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
-    if name == "portfolio" {
-        return portfolio_of(name, DEFAULT_PORTFOLIO, options);
-    }
-    if let Some(members) = name.strip_prefix("portfolio:") {
-        let members: Vec<&str> = members.split(['+', ',']).collect();
-        return portfolio_of(name, &members, options);
-    }
-    if let Some((base, encoding)) = name.split_once(':') {
-        use clap::ValueEnum;
-        let Ok(encoding) = crate::encode::Encoding::from_str(encoding, false) else {
-            return None;
-        };
-        let options = BackendOptions {
-            encoding,
-            ..*options
-        };
-        return by_name(base, &options).map(|inner| {
-            Box::new(Renamed {
-                name: name.to_string(),
-                inner,
-            }) as Box<dyn Backend>
+/// Refuses `--families raw` for a backend that cannot read the raw dot sums, before
+/// it runs.
+fn check_families(backend: &dyn Backend, model: &Model) -> Result<(), BackendError> {
+    if model.families == Families::Raw && !backend.capabilities().takes_raw_sums {
+        return Err(BackendError::Unsupported {
+            backend: backend.name().to_string(),
+            reason: "it works on the quota families; `--families raw` is for the SAT and ILP \
+                     lowerings"
+                .to_string(),
         });
     }
-    if let Some(b) = builtin(name, options) {
-        return Some(b);
-    }
-    let descriptors = external::descriptors();
-    descriptors.found.get(name).map(|d| {
-        Box::new(external::External {
-            descriptor: d.clone(),
-            encoding: options.encoding,
-        }) as Box<dyn Backend>
-    })
+    Ok(())
 }
-
-/// The built-in backends: name and what each reads, for `dominofit backends`.
-/// The members of `portfolio`: the native search as it is by default, and with the
-/// matching filter at every stall, which wins on the boards where the default's
-/// schedule is too sparse (BENCHMARKS.md).
-pub const DEFAULT_PORTFOLIO: &[&str] = &["native", "native-matching"];
-
-/// In-process backends that cannot be stopped before they finish: no portfolio member.
-const UNINTERRUPTIBLE: &[&str] = &["varisat", "microlp", "highs", "coin-cbc"];
-
-/// Whether `name` (a backend name, possibly `NAME:ENCODING`) may be a portfolio member.
-pub fn portfolio_member_refusal(name: &str) -> Option<String> {
-    let base = name.split_once(':').map_or(name, |(base, _)| base);
-    if base == "portfolio" {
-        return Some("a portfolio cannot hold a portfolio".to_string());
-    }
-    UNINTERRUPTIBLE.contains(&base).then(|| {
-        format!(
-            "`{base}` cannot be stopped in-process once it runs, so it cannot be a portfolio \
-             member; use an external solver (cadical, kissat, cbc, glpsol) instead"
-        )
-    })
-}
-
-fn portfolio_of(
-    name: &str,
-    members: &[&str],
-    options: &BackendOptions,
-) -> Option<Box<dyn Backend>> {
-    let mut built: Vec<Box<dyn Backend>> = Vec::new();
-    for member in members.iter().take(options.threads.max(1)) {
-        if member.is_empty() || portfolio_member_refusal(member).is_some() {
-            return None;
-        }
-        built.push(by_name(member, options)?);
-    }
-    if built.is_empty() {
-        return None;
-    }
-    Some(Box::new(portfolio::Portfolio::new(name.to_string(), built)))
-}
-
-pub const BUILTIN: &[(&str, &str)] = &[
-    (
-        "native",
-        "the model's quota families (propagation and search)",
-    ),
-    (
-        "native-matching",
-        "the native search with Régin's matching filter at every propagation stall",
-    ),
-    (
-        "dp",
-        "the cut quotas u and t (frontier dynamic program: exact counts, narrow boards)",
-    ),
-    (
-        "portfolio",
-        "native and native-matching in parallel threads, the first decisive answer wins \
-         (portfolio:A+B+... for other members)",
-    ),
-    (
-        "varisat",
-        "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
-    ),
-    #[cfg(feature = "cadical")]
-    (
-        "cadical-lib",
-        "CNF with the chosen cardinality encoding (CaDiCaL, in-process)",
-    ),
-    (
-        "microlp",
-        "the model as a 0/1 integer program (good_lp with microlp, pure Rust)",
-    ),
-    #[cfg(feature = "highs")]
-    (
-        "highs",
-        "the model as a 0/1 integer program (good_lp with HiGHS, in-process)",
-    ),
-    #[cfg(feature = "coin-cbc")]
-    (
-        "coin-cbc",
-        "the model as a 0/1 integer program (good_lp with CBC, in-process)",
-    ),
-];
 
 #[cfg(test)]
 mod tests {

@@ -127,6 +127,16 @@ impl Backend for Portfolio {
         &self.name
     }
 
+    /// Raw sums only when every member reads them; a portfolio always stops when asked.
+    fn capabilities(&self) -> super::Capabilities {
+        super::Capabilities {
+            counts_directly: false,
+            takes_raw_sums: self.members.iter().all(|m| m.capabilities().takes_raw_sums),
+            takes_encoding: false,
+            interruptible: true,
+        }
+    }
+
     /// The richest families: every member reads the quota groups it knows from them.
     fn default_families(&self) -> Families {
         Families::Colour

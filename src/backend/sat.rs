@@ -75,6 +75,10 @@ impl Backend for Sat {
         self.engine.name()
     }
 
+    fn capabilities(&self) -> super::Capabilities {
+        super::registry::SAT
+    }
+
     fn solve(
         &self,
         model: &Model,
@@ -238,7 +242,13 @@ mod cadical {
             }
             solver.add_clause_ref(&clause).map_err(|e| e.to_string())?;
         }
-        let budget = budget.clone();
+        // The terminator must own what it reads: the deadline and the stop flag, not a
+        // portfolio's start hook (a first member started the others from it).
+        let budget = Budget {
+            deadline: budget.deadline,
+            stop: budget.stop.clone(),
+            on_check: None,
+        };
         solver.attach_terminator(move || {
             if budget.expired() {
                 ControlSignal::Terminate

@@ -358,26 +358,28 @@ fn backend_named(
         encoding,
         threads: threads.unwrap_or_else(backend::available_threads),
     };
-    if let Some(b) = backend::by_name(name, &options) {
-        return Ok(b);
-    }
-    if let Some(members) = name.strip_prefix("portfolio:") {
-        for member in members.split(['+', ',']) {
-            if let Some(why) = backend::portfolio_member_refusal(member) {
-                return Err(UsageError(format!("`{}`: {why}", terminal(name))).into());
-            }
+    let unknown = match backend::by_name(name, &options) {
+        Ok(b) => return Ok(b),
+        Err(e @ backend::LookupError::Unknown { .. }) => e,
+        Err(e) => {
+            return Err(UsageError(format!(
+                "`{}`: {}",
+                terminal(name),
+                terminal(&e.to_string())
+            ))
+            .into());
         }
-    }
-    let mut names: Vec<String> = backend::BUILTIN
+    };
+    let mut names: Vec<String> = backend::registry::BUILTINS
         .iter()
-        .map(|(n, _)| n.to_string())
+        .map(|b| b.name.to_string())
         .collect();
     let descriptors = external::descriptors();
     names.extend(descriptors.found.into_keys());
     let mut message = format!(
-        "unknown backend `{}`; available: {} (see `dominofit backends`), and \
-         NAME:ENCODING for SAT backends (e.g. varisat:sequential)",
-        terminal(name),
+        "{}; available: {} (see `dominofit backends`), and NAME:ENCODING for SAT backends \
+         (e.g. varisat:sequential)",
+        terminal(&unknown.to_string()),
         names.join(", ")
     );
     for broken in &descriptors.broken {
@@ -878,11 +880,11 @@ fn backends() -> Result<ExitCode> {
         "{:<15} {:<9} {:<36} reads",
         "name", "kind", "status"
     )?;
-    for (name, reads) in backend::BUILTIN {
+    for builtin in backend::registry::BUILTINS {
         writeln!(
             stdout,
-            "{name:<15} {:<9} {:<36} {reads}",
-            "built-in", "available"
+            "{:<15} {:<9} {:<36} {}",
+            builtin.name, "built-in", "available", builtin.reads
         )?;
     }
     let descriptors = external::descriptors();

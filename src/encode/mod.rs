@@ -89,7 +89,8 @@ impl ClauseSink for Cnf {
 }
 
 /// The cardinality encodings, selectable by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// Binomial: one clause per forbidden subset. No auxiliary variables; only for small
@@ -120,6 +121,22 @@ impl Encoding {
         Encoding::Totalizer,
         Encoding::SortingNetwork,
     ];
+}
+
+/// An encoding name that is not one of [`Encoding::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown encoding `{0}`")]
+pub struct UnknownEncoding(pub String);
+
+impl std::str::FromStr for Encoding {
+    type Err = UnknownEncoding;
+
+    fn from_str(text: &str) -> Result<Encoding, UnknownEncoding> {
+        Encoding::ALL
+            .into_iter()
+            .find(|e| e.name() == text)
+            .ok_or_else(|| UnknownEncoding(text.to_string()))
+    }
 }
 
 /// Most clauses the pairwise encoding may write for one constraint.

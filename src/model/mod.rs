@@ -18,7 +18,8 @@ pub use inversion::{Infeasibility, Margins, invert};
 pub type PlacementId = u32;
 
 /// Which constraint families a model carries besides the exact cover.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Families {
     /// `u` and `t` only: by Corollary 3.2 they already imply every clue.
@@ -33,6 +34,13 @@ pub enum Families {
 }
 
 impl Families {
+    pub const ALL: [Families; 4] = [
+        Families::Minimal,
+        Families::All,
+        Families::Colour,
+        Families::Raw,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Families::Minimal => "minimal",
@@ -40,6 +48,22 @@ impl Families {
             Families::Colour => "colour",
             Families::Raw => "raw",
         }
+    }
+}
+
+/// A family-set name that is not one of [`Families::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown constraint families `{0}` (minimal, all, colour, raw)")]
+pub struct UnknownFamilies(pub String);
+
+impl std::str::FromStr for Families {
+    type Err = UnknownFamilies;
+
+    fn from_str(text: &str) -> Result<Families, UnknownFamilies> {
+        Families::ALL
+            .into_iter()
+            .find(|f| f.name() == text)
+            .ok_or_else(|| UnknownFamilies(text.to_string()))
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::{RunRow, stats};
-use crate::backend::BUILTIN;
+use crate::backend::registry;
 use crate::escape::markdown as cell;
 
 /// Aggregates for one backend over a set of instances.
@@ -114,7 +114,7 @@ fn count(v: Option<f64>) -> String {
 /// timed as whole processes (writing files, starting up, solving, reading back).
 fn shown(name: &str) -> String {
     let base = name.split_once(':').map_or(name, |(base, _)| base);
-    if BUILTIN.iter().any(|(n, _)| *n == base) {
+    if registry::builtin(base).is_some() {
         name.to_string()
     } else {
         format!("{name}†")

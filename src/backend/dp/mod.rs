@@ -71,11 +71,8 @@ impl Dp {
     /// transposed.
     fn problem(&self, model: &Model) -> Result<(CutProblem, bool), BackendError> {
         if model.families == Families::Raw {
-            return Err(self.refuse(
-                "the frontier DP works on the cut quotas u and t; `--families raw` is for the \
-                 SAT and ILP lowerings"
-                    .to_string(),
-            ));
+            // `backend::run` refuses this first; a caller of `solve` may not have.
+            return Err(self.refuse("the frontier DP works on the cut quotas u and t".to_string()));
         }
         let rows = CutProblem::from_model(model);
         let by_rows = estimate(&rows);
@@ -191,6 +188,10 @@ fn counters(peak: u64) -> Counters {
 impl Backend for Dp {
     fn name(&self) -> &str {
         "dp"
+    }
+
+    fn capabilities(&self) -> super::Capabilities {
+        super::registry::DP
     }
 
     fn default_families(&self) -> Families {

@@ -80,18 +80,6 @@ pub enum DescriptorError {
     Io { path: String, message: String },
 }
 
-/// Names the built-in backends use; a descriptor may not take them.
-const RESERVED: &[&str] = &[
-    "native",
-    "native-matching",
-    "dp",
-    "varisat",
-    "cadical-lib",
-    "microlp",
-    "highs",
-    "coin-cbc",
-];
-
 impl Descriptor {
     /// Parses and checks a descriptor.
     ///
@@ -125,7 +113,7 @@ impl Descriptor {
                 d.name
             )));
         }
-        if RESERVED.contains(&d.name.as_str()) {
+        if crate::backend::registry::is_reserved(&d.name) {
             return Err(invalid(format!(
                 "`{}` is the name of a built-in backend",
                 d.name

@@ -168,6 +168,16 @@ impl Backend for External {
         &self.descriptor.name
     }
 
+    /// A process, killed when told to stop; a CNF reader takes the chosen encoding.
+    fn capabilities(&self) -> crate::backend::Capabilities {
+        crate::backend::Capabilities {
+            counts_directly: false,
+            takes_raw_sums: true,
+            takes_encoding: self.descriptor.reads == descriptor::InputFormat::Dimacs,
+            interruptible: true,
+        }
+    }
+
     fn solve(
         &self,
         model: &Model,

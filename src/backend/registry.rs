@@ -1,0 +1,358 @@
+//! The one table of built-in backends, and the lookup of a backend by name.
+//!
+//! Every question about a built-in backend — is this name taken, may it take a
+//! cardinality encoding, can it read the raw dot sums, may a portfolio hold it — is
+//! answered from [`BUILTINS`], so a backend added here is known everywhere at once:
+//! `dominofit backends`, the names descriptors may not take, `NAME:ENCODING` parsing,
+//! the raw-sums refusal and the portfolio's member check. Entries for optional solvers
+//! are compiled in with their Cargo feature, the way good_lp gates its solvers.
+
+use super::{Backend, BackendOptions, dp, external, ilp, native, portfolio, sat};
+use crate::encode::Encoding;
+
+/// What a backend can do, for the checks that happen before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Capabilities {
+    /// Counts solutions without enumerating them (`count` does not need blocking).
+    pub counts_directly: bool,
+    /// Reads `--families raw` (the raw dot sums instead of quotas).
+    pub takes_raw_sums: bool,
+    /// Lowers cardinality constraints with a chosen encoding (`NAME:ENCODING`).
+    pub takes_encoding: bool,
+    /// Stops promptly when asked in-process (may be a portfolio member).
+    pub interruptible: bool,
+}
+
+/// A search over the quota families: no encoding, no raw sums, stops at any node.
+pub const SEARCH: Capabilities = Capabilities {
+    counts_directly: false,
+    takes_raw_sums: false,
+    takes_encoding: false,
+    interruptible: true,
+};
+
+/// A SAT solver on the CNF lowering (varisat: it runs on in its thread when abandoned).
+pub const SAT: Capabilities = Capabilities {
+    counts_directly: false,
+    takes_raw_sums: true,
+    takes_encoding: true,
+    interruptible: false,
+};
+
+/// An ILP solver on the 0/1 program: it reads sums directly, no encoding.
+pub const ILP: Capabilities = Capabilities {
+    counts_directly: false,
+    takes_raw_sums: true,
+    takes_encoding: false,
+    interruptible: false,
+};
+
+/// The frontier DP: a search that also counts directly.
+pub const DP: Capabilities = Capabilities {
+    counts_directly: true,
+    ..SEARCH
+};
+
+/// One built-in backend.
+pub struct Builtin {
+    pub name: &'static str,
+    /// What it reads, for `dominofit backends`.
+    pub reads: &'static str,
+    pub capabilities: Capabilities,
+    build: fn(&BackendOptions) -> Box<dyn Backend>,
+}
+
+impl Builtin {
+    /// The backend, with the choices of `options` that it takes.
+    pub fn build(&self, options: &BackendOptions) -> Box<dyn Backend> {
+        (self.build)(options)
+    }
+}
+
+/// The members of `portfolio`: the native search as it is by default, and with the
+/// matching filter at every stall, which wins on the boards where the default's
+/// schedule is too sparse (BENCHMARKS.md).
+pub const DEFAULT_PORTFOLIO: &[&str] = &["native", "native-matching"];
+
+/// Every built-in backend of this binary.
+pub const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "native",
+        reads: "the model's quota families (propagation and search)",
+        capabilities: SEARCH,
+        build: |_| Box::new(native::Native::default()),
+    },
+    Builtin {
+        name: "native-matching",
+        reads: "the native search with Régin's matching filter at every propagation stall",
+        capabilities: SEARCH,
+        build: |_| {
+            Box::new(native::Native {
+                options: native::SearchOptions {
+                    matching: true,
+                    ..native::SearchOptions::default()
+                },
+            })
+        },
+    },
+    Builtin {
+        name: "dp",
+        reads: "the cut quotas u and t (frontier dynamic program: exact counts, narrow boards)",
+        capabilities: DP,
+        build: |_| Box::new(dp::Dp::default()),
+    },
+    Builtin {
+        name: "portfolio",
+        reads: "native and native-matching in parallel threads, the first decisive answer \
+                wins (portfolio:A+B+... for other members)",
+        capabilities: SEARCH,
+        build: |options| {
+            // The default members are built-in and interruptible: this cannot fail.
+            portfolio_of("portfolio", DEFAULT_PORTFOLIO, options).unwrap_or_else(|_| {
+                Box::new(portfolio::Portfolio::new(
+                    "portfolio".to_string(),
+                    vec![Box::new(native::Native::default())],
+                ))
+            })
+        },
+    },
+    Builtin {
+        name: "varisat",
+        reads: "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
+        capabilities: SAT,
+        build: |options| Box::new(sat::Sat::varisat(options.encoding)),
+    },
+    #[cfg(feature = "cadical")]
+    Builtin {
+        name: "cadical-lib",
+        reads: "CNF with the chosen cardinality encoding (CaDiCaL, in-process)",
+        // CaDiCaL asks its terminator between steps: it stops when told.
+        capabilities: Capabilities {
+            interruptible: true,
+            ..SAT
+        },
+        build: |options| Box::new(sat::Sat::cadical(options.encoding)),
+    },
+    Builtin {
+        name: "microlp",
+        reads: "the model as a 0/1 integer program (good_lp with microlp, pure Rust)",
+        capabilities: ILP,
+        build: |_| Box::new(ilp::Ilp::MICROLP),
+    },
+    #[cfg(feature = "highs")]
+    Builtin {
+        name: "highs",
+        reads: "the model as a 0/1 integer program (good_lp with HiGHS, in-process)",
+        capabilities: ILP,
+        build: |_| {
+            Box::new(ilp::Ilp {
+                solver: ilp::IlpSolver::Highs,
+            })
+        },
+    },
+    #[cfg(feature = "coin-cbc")]
+    Builtin {
+        name: "coin-cbc",
+        reads: "the model as a 0/1 integer program (good_lp with CBC, in-process)",
+        capabilities: ILP,
+        build: |_| {
+            Box::new(ilp::Ilp {
+                solver: ilp::IlpSolver::CoinCbc,
+            })
+        },
+    },
+];
+
+/// Names that belong to backends built into some build of dominofit, compiled in or
+/// not: a descriptor may not take one, or it would change meaning with a feature.
+const ALL_BUILTIN_NAMES: &[&str] = &[
+    "native",
+    "native-matching",
+    "dp",
+    "portfolio",
+    "varisat",
+    "cadical-lib",
+    "microlp",
+    "highs",
+    "coin-cbc",
+];
+
+/// The built-in backend of that name, if this binary has it.
+pub fn builtin(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// Whether `name` is a built-in backend's, in this build or another.
+pub fn is_reserved(name: &str) -> bool {
+    ALL_BUILTIN_NAMES.contains(&name) || builtin(name).is_some()
+}
+
+/// Why a backend name does not give a backend.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// No built-in backend and no descriptor has the name.
+    #[error("unknown backend `{name}`")]
+    Unknown { name: String },
+    /// `NAME:ENCODING` for a backend that lowers no cardinality constraints.
+    #[error("`{backend}` takes no cardinality encoding; `NAME:ENCODING` is for SAT backends")]
+    NoEncoding { backend: String },
+    /// `NAME:ENCODING` with an encoding that does not exist.
+    #[error("unknown encoding `{encoding}` (pairwise, sequential, totalizer, sorting-network)")]
+    UnknownEncoding { encoding: String },
+    /// A portfolio member that may not be one.
+    #[error("portfolio member `{member}`: {reason}")]
+    Member { member: String, reason: String },
+}
+
+/// The backend a name stands for: a built-in one, `portfolio:A+B+...`, `NAME:ENCODING`
+/// for a backend that takes an encoding, or an external program with a descriptor.
+///
+/// # Errors
+/// The name is unknown, or asks for something its backend cannot do.
+pub fn by_name(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, LookupError> {
+    if let Some(members) = name.strip_prefix("portfolio:") {
+        let members: Vec<&str> = members.split(['+', ',']).collect();
+        return portfolio_of(name, &members, options);
+    }
+    if let Some((base, encoding)) = name.split_once(':') {
+        let Ok(encoding) = encoding.parse::<Encoding>() else {
+            return Err(LookupError::UnknownEncoding {
+                encoding: encoding.to_string(),
+            });
+        };
+        let inner = by_name(
+            base,
+            &BackendOptions {
+                encoding,
+                ..*options
+            },
+        )?;
+        if !inner.capabilities().takes_encoding {
+            return Err(LookupError::NoEncoding {
+                backend: base.to_string(),
+            });
+        }
+        return Ok(Box::new(super::Renamed {
+            name: name.to_string(),
+            inner,
+        }));
+    }
+    if let Some(builtin) = builtin(name) {
+        return Ok(builtin.build(options));
+    }
+    let descriptors = external::descriptors();
+    descriptors
+        .found
+        .get(name)
+        .map(|d| {
+            Box::new(external::External {
+                descriptor: d.clone(),
+                encoding: options.encoding,
+            }) as Box<dyn Backend>
+        })
+        .ok_or_else(|| LookupError::Unknown {
+            name: name.to_string(),
+        })
+}
+
+/// Why `name` (a backend name, possibly `NAME:ENCODING`) may not be a portfolio member.
+pub fn member_refusal(name: &str) -> Option<String> {
+    let base = name.split_once(':').map_or(name, |(base, _)| base);
+    if base == "portfolio" {
+        return Some("a portfolio cannot hold a portfolio".to_string());
+    }
+    // External programs run as processes that are killed when told to stop.
+    let interruptible = builtin(base).is_none_or(|b| b.capabilities.interruptible);
+    (!interruptible).then(|| {
+        format!(
+            "`{base}` cannot be stopped in-process once it runs, so it cannot be a portfolio \
+             member; use an external solver (cadical, kissat, cbc, glpsol) instead"
+        )
+    })
+}
+
+/// A portfolio of the named members, the first `options.threads` of them.
+fn portfolio_of(
+    name: &str,
+    members: &[&str],
+    options: &BackendOptions,
+) -> Result<Box<dyn Backend>, LookupError> {
+    let mut built: Vec<Box<dyn Backend>> = Vec::new();
+    for &member in members.iter().take(options.threads.max(1)) {
+        if member.is_empty() {
+            return Err(LookupError::Member {
+                member: member.to_string(),
+                reason: "an empty name".to_string(),
+            });
+        }
+        if let Some(reason) = member_refusal(member) {
+            return Err(LookupError::Member {
+                member: member.to_string(),
+                reason,
+            });
+        }
+        built.push(by_name(member, options)?);
+    }
+    Ok(Box::new(portfolio::Portfolio::new(name.to_string(), built)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_compiled_in_backend_is_reserved_and_says_what_it_can_do() {
+        let options = BackendOptions::default();
+        for builtin in BUILTINS {
+            assert!(
+                ALL_BUILTIN_NAMES.contains(&builtin.name),
+                "{}",
+                builtin.name
+            );
+            let backend = builtin.build(&options);
+            assert_eq!(backend.name(), builtin.name);
+            assert_eq!(
+                backend.capabilities(),
+                builtin.capabilities,
+                "{}",
+                builtin.name
+            );
+        }
+    }
+
+    #[test]
+    fn encoding_suffixes_follow_the_capability() {
+        let options = BackendOptions::default();
+        // `portfolio:` is followed by members, not an encoding.
+        for builtin in BUILTINS.iter().filter(|b| b.name != "portfolio") {
+            let name = format!("{}:sequential", builtin.name);
+            match by_name(&name, &options) {
+                Ok(backend) => {
+                    assert!(builtin.capabilities.takes_encoding, "{name}");
+                    assert_eq!(backend.name(), name);
+                }
+                Err(e) => {
+                    assert!(!builtin.capabilities.takes_encoding, "{name}: {e}");
+                    assert!(matches!(&e, LookupError::NoEncoding { .. }), "{name}: {e}");
+                }
+            }
+        }
+        for encoding in Encoding::ALL {
+            assert_eq!(encoding.name().parse::<Encoding>(), Ok(encoding));
+        }
+        assert!(matches!(
+            by_name("varisat:unknown", &options),
+            Err(LookupError::UnknownEncoding { .. })
+        ));
+    }
+
+    #[test]
+    fn portfolio_members_must_stop_when_asked() {
+        for builtin in BUILTINS {
+            let refused = member_refusal(builtin.name).is_some();
+            let expected = builtin.name == "portfolio" || !builtin.capabilities.interruptible;
+            assert_eq!(refused, expected, "{}", builtin.name);
+        }
+    }
+}
