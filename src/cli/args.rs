@@ -1,0 +1,284 @@
+//! The command line's shape: subcommands, their arguments and `--help` texts.
+
+use super::*;
+
+pub(super) const AFTER_HELP: &str = "\
+Files: an instance is one JSON object ({\"rows\", \"cols\", \"blocked\", \"row_clues\", \
+\"col_clues\"}, optional \"name\"); a workload (*.jsonl) holds one instance per line; `-` \
+reads standard input. Coordinates are one-based.
+
+Exit status: 0 decisive answers, 3 when any instance ended unknown, 1 bad input or backend \
+failure, 2 usage error.";
+
+/// Compile, solve and verify Domino Fit puzzles with pluggable solver backends.
+#[derive(Debug, Parser)]
+#[command(name = "dominofit", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Command {
+    /// Solve each instance: first solution, uniqueness check, or all solutions.
+    Solve(SolveArgs),
+    /// Count the solutions of each instance exactly (by enumeration, or --backend dp).
+    Count(CountArgs),
+    /// Check a tiling against the raw game rules (coverage, blocked cells, dot clues).
+    Verify(VerifyArgs),
+    /// Write the compiled model of each instance.
+    Emit(EmitArgs),
+    /// Write planted, unique or adversarial unsatisfiable instances as JSON Lines.
+    Generate(GenerateArgs),
+    /// Race backends on workloads under one timing protocol; write tables and plots.
+    Race(RaceArgs),
+    /// Draw a board, and a solution over it, as text or as an SVG picture.
+    Show(ShowArgs),
+    /// List the available backends.
+    Backends,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ShowArgs {
+    /// Instance file (or a workload, with --instance to pick one board).
+    pub(super) file: String,
+    /// Solution file to draw over the board; it must pass the verifier.
+    pub(super) solution: Option<String>,
+    /// Draw the first solution the native search finds (instead of a solution file).
+    #[arg(long, conflicts_with = "solution")]
+    pub(super) solve: bool,
+    /// The board of a workload to draw, by name.
+    #[arg(long)]
+    pub(super) instance: Option<String>,
+    /// Write an SVG picture to this file instead of drawing text on standard output.
+    #[arg(long, value_name = "OUT")]
+    pub(super) svg: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct RaceArgs {
+    /// Workload (.jsonl) or instance (.json) files; with --merge, runs.csv files of shards.
+    #[arg(required = true)]
+    pub(super) workloads: Vec<String>,
+    /// Run only slice i of n (i/n): the k-th instance of all the workloads belongs to
+    /// slice k mod n + 1, so n machines together run every instance exactly once.
+    #[arg(long, value_parser = dominofit::race::Shard::parse)]
+    pub(super) shard: Option<dominofit::race::Shard>,
+    /// Combine the runs.csv files of shards (given in place of workloads) into one report,
+    /// stopping on contradictory answers between them.
+    #[arg(long, conflicts_with = "shard")]
+    pub(super) merge: bool,
+    /// Comma-separated backend names (see `dominofit backends`).
+    #[arg(long, value_delimiter = ',', default_value = "native")]
+    pub(super) backends: Vec<String>,
+    /// 1: first solution; 2: uniqueness check.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub(super) limit: u32,
+    /// Timed calls per instance after three warm-ups; the per-instance time is their median.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
+    pub(super) repeat: u32,
+    /// Time limit per call in seconds; an instance stopped by it is capped (unknown).
+    #[arg(long, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    /// A first call taking at least this many seconds is timed once, not repeated.
+    #[arg(long, value_parser = parse_seconds, default_value = "1")]
+    pub(super) repeat_below: Duration,
+    /// Directory for runs.csv, summary.json, summary.md, cactus.svg and size.svg
+    /// (created if missing; each file written whole or not at all).
+    #[arg(long)]
+    pub(super) out: Option<PathBuf>,
+    /// Cardinality encoding for SAT backends.
+    #[arg(long, value_enum, default_value = "totalizer")]
+    pub(super) encoding: Encoding,
+    /// Portfolio members run at once. Default: the cores available.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(super) threads: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Format {
+    /// A picture of each board with its pieces, and a summary line.
+    Text,
+    /// One JSON object per instance and line, as fixed by FORMAT.md.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct Common {
+    /// Instance (.json) or workload (.jsonl) file, or `-` for standard input.
+    pub(super) file: String,
+    /// Backend to run (see `dominofit backends`).
+    #[arg(long, short, default_value = "native")]
+    pub(super) backend: String,
+    /// Time limit per instance in seconds; a board stopped by it ends `unknown`.
+    #[arg(long, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    /// Constraint families to compile: minimal (u,t), all (u,p,q,t), colour (all plus
+    /// checkerboard splits) or raw (the dot sums themselves). Default: the backend's choice.
+    #[arg(long, value_enum)]
+    pub(super) families: Option<Families>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: Format,
+    /// Cardinality encoding of quota groups for the SAT backends.
+    #[arg(long, value_enum, default_value = "totalizer")]
+    pub(super) encoding: Encoding,
+    /// Portfolio members run at once (the first N of its list). Default: the cores
+    /// available.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(super) threads: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct SolveArgs {
+    #[command(flatten)]
+    pub(super) common: Common,
+    /// Solutions to look for: 1 the first, 2 to check uniqueness, 0 all of them.
+    #[arg(long, short, default_value_t = 1)]
+    pub(super) limit: usize,
+    /// Benchmark mode: after three warm-up calls, solve each instance N more times (at
+    /// most 100000) and report the median time (compilation and search, in-process; not
+    /// verification). Ctrl-C stops it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
+    pub(super) repeat: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CountArgs {
+    #[command(flatten)]
+    pub(super) common: Common,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct VerifyArgs {
+    /// Instance file (or a workload, paired line by line with a JSON Lines solution file).
+    pub(super) instance: String,
+    /// Solution file: {"vertical": [[r,c],...], "horizontal": [[r,c],...]}.
+    pub(super) solution: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum EmitFormat {
+    /// The intermediate model: placements, covers, quota groups, raw clue sums.
+    ModelJson,
+    /// DIMACS CNF with `c var` lines and the `c p show` projection over the placements.
+    Dimacs,
+    /// Pseudo-Boolean competition format: every constraint a linear equality.
+    Opb,
+    /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
+    Lp,
+    /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
+    Mcc,
+}
+
+impl EmitFormat {
+    pub(super) fn extension(self) -> &'static str {
+        match self {
+            EmitFormat::ModelJson => "model.json",
+            EmitFormat::Dimacs => "cnf",
+            EmitFormat::Opb => "opb",
+            EmitFormat::Lp => "lp",
+            EmitFormat::Mcc => "dlx",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(super) struct EmitArgs {
+    /// Instance (.json) or workload (.jsonl) file, or `-` for standard input.
+    pub(super) file: String,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub(super) to: EmitFormat,
+    /// Output file (one instance) or directory (a workload: one file per instance).
+    /// Written whole or not at all. Default: standard output.
+    #[arg(long, short)]
+    pub(super) output: Option<PathBuf>,
+    /// Constraint families to compile.
+    #[arg(long, value_enum, default_value = "all")]
+    pub(super) families: Families,
+    /// Cardinality encoding of quota groups (DIMACS only).
+    #[arg(long, value_enum, default_value = "totalizer")]
+    pub(super) encoding: Encoding,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Planted boards (the default) take a random tiling, turn up to a fifth of its pieces into \
+holes and read the clues off the rest: they always have a solution, often several.
+
+--unique keeps turning pieces of the planted tiling into holes, where it differs from \
+another solution, until a native uniqueness check finds only the planted one.
+
+--unsat makes candidates from a planted board by moving crossing pieces between its cuts \
+(rewriting the clues to match, which keeps both totals and every parity) or moving dots \
+between two rows or two columns, and drops those clue inversion refutes (totals, \
+integral margins, t_n = 0, cut and path capacities, colour splits). The default native \
+search ranks the first --pool survivors it does not solve by the nodes it needs (up to \
+--node-cap), and the hardest one that an independent prover refutes is kept: microlp on \
+the raw clue sums, or varisat on the quota families — never the native search, whose \
+own hard cases would otherwise be left out.
+
+Every --unique and --unsat board is certified by an exhaustive run before it is written \
+(each within --timeout); a slower machine may certify fewer candidates and so pick \
+differently.")]
+pub(super) struct GenerateArgs {
+    /// Rows of each board.
+    #[arg(long)]
+    pub(super) rows: usize,
+    /// Columns of each board.
+    #[arg(long)]
+    pub(super) cols: usize,
+    /// Number of instances.
+    #[arg(long, default_value_t = 1)]
+    pub(super) count: u64,
+    /// Seed of the random stream; the same seed gives the same instances.
+    #[arg(long, default_value_t = 20260912)]
+    pub(super) seed: u64,
+    /// Boards with exactly one solution, for puzzle design.
+    #[arg(long, conflicts_with = "unsat")]
+    pub(super) unique: bool,
+    /// Unsatisfiable boards that pass every cheap necessary check.
+    #[arg(long)]
+    pub(super) unsat: bool,
+    /// Planted boards without holes: every cell open, clues from a random tiling.
+    #[arg(long, conflicts_with_all = ["unique", "unsat"])]
+    pub(super) open: bool,
+    /// Time limit in seconds of each certifying search (--unique, --unsat).
+    #[arg(long, value_parser = parse_seconds, default_value = "60")]
+    pub(super) timeout: Duration,
+    /// --unsat: candidates ranked by the native search before the hardest certified one
+    /// is kept.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub(super) pool: u32,
+    /// --unsat: the native ranking run of a candidate stops after this many nodes.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) node_cap: u64,
+    /// Output file (JSON Lines). Default: standard output.
+    #[arg(long, short)]
+    pub(super) output: Option<PathBuf>,
+}
+
+/// Most timed calls per instance: enough for a stable median of microsecond runs, and
+/// the timings of that many calls take a few megabytes.
+pub(super) const MAX_REPEAT: i64 = 100_000;
+
+/// A year: longer limits are surely typing mistakes.
+pub(super) const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
+
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!(
+            "the time limit must be a positive number of seconds, not {text}"
+        ));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "the time limit is at most {MAX_TIMEOUT_SECONDS} seconds; leave it out for none"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}

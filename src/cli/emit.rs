@@ -1,0 +1,127 @@
+//! `emit` (the model in a solver's file format) and `generate` (new boards).
+
+use super::*;
+
+/// Writes the emitted form of one instance to `out`. DIMACS is streamed clause by
+/// clause: its text is the largest of the formats and is never held whole.
+pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {
+    let model = model::compile(instance, args.families);
+    let context = || format!("instance `{}`", terminal(&instance.name));
+    let text = match args.to {
+        EmitFormat::ModelJson => model.to_json_dump(),
+        EmitFormat::Dimacs => {
+            let lowered = dominofit::lower::cnf::lower_within(
+                &model,
+                args.encoding,
+                dominofit::memory::default_budget(),
+                &dominofit::interrupt::requested,
+            )
+            .with_context(context)?;
+            dimacs::write_to(out, &model, &lowered, &[], &dominofit::interrupt::requested)?;
+            return Ok(());
+        }
+        EmitFormat::Opb => opb::write(&model),
+        EmitFormat::Lp => lp::write(&model),
+        EmitFormat::Mcc => mcc::write(&model).with_context(context)?,
+    };
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+pub(super) fn emit(args: EmitArgs) -> Result<ExitCode> {
+    let instances = read_instances(&args.file)?;
+    match (&args.output, instances.as_slice()) {
+        (None, _) => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            for instance in &instances {
+                emit_one(instance, &args, &mut stdout)?;
+            }
+            stdout.flush()?;
+        }
+        (Some(path), [instance]) if !path.is_dir() => {
+            files::write_with(path, &mut |out| emit_one(instance, &args, out))?;
+        }
+        (Some(dir), _) => {
+            // Names that differ can map to one file name (`a/b` and `a_b`): refuse
+            // before writing anything rather than overwrite.
+            let mut owner: std::collections::BTreeMap<String, &str> = Default::default();
+            let mut files_of = Vec::with_capacity(instances.len());
+            for instance in &instances {
+                let file = format!(
+                    "{}.{}",
+                    dominofit::escape::file_stem(&instance.name),
+                    args.to.extension()
+                );
+                if let Some(first) = owner.insert(file.clone(), &instance.name) {
+                    bail!(
+                        "boards `{}` and `{}` would both be written to {file}; rename one \
+                         (file names keep letters, digits, `-`, `_` and `.` of a name, and \
+                         its first {} characters)",
+                        terminal(first),
+                        terminal(&instance.name),
+                        dominofit::escape::MAX_NAME_CHARS
+                    );
+                }
+                files_of.push(dir.join(file));
+            }
+            files::check_output_dir(dir, &[])?;
+            for (instance, file) in instances.iter().zip(&files_of) {
+                files::write_with(file, &mut |out| emit_one(instance, &args, out))?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    use dominofit::design::{self, DesignOptions};
+    let options = DesignOptions {
+        timeout: args.timeout,
+        pool: args.pool,
+        node_cap: args.node_cap,
+        ..DesignOptions::default()
+    };
+    // What `solve` would refuse to read, `generate` refuses to write.
+    let cells = (args.rows as u128) * (args.cols as u128) * u128::from(args.count);
+    if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
+        return Err(UsageError(format!(
+            "{} boards of {}x{} add up to more than the {} cells a workload may hold; \
+             generate fewer boards per file",
+            args.count,
+            args.rows,
+            args.cols,
+            dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
+        ))
+        .into());
+    }
+    let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
+    // Boards are streamed as they are made: into a temporary file renamed into place
+    // at the end (nothing half-written is left on an error), or to standard output.
+    let mut fill = |out: &mut dyn Write| -> Result<()> {
+        for index in 0..args.count {
+            let instance = if args.unique {
+                progress.show(index as usize, "certifying uniqueness");
+                design::unique(args.rows, args.cols, args.seed, index, &options)?.instance
+            } else if args.unsat {
+                progress.show(index as usize, "proving unsatisfiability");
+                design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
+            } else if args.open {
+                planted_open(args.rows, args.cols, args.seed, index)?.0
+            } else {
+                planted(args.rows, args.cols, args.seed, index)?.0
+            };
+            progress.clear();
+            writeln!(out, "{}", instance.to_json())?;
+        }
+        Ok(())
+    };
+    match &args.output {
+        Some(path) => files::write_with(path, &mut fill)?,
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            fill(&mut stdout)?;
+            stdout.flush()?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

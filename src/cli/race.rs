@@ -1,0 +1,111 @@
+//! `race`: backends against each other on workloads, with its report files.
+
+use super::*;
+
+/// The files `race --out` writes.
+pub(super) const RACE_FILES: [&str; 5] = [
+    "runs.csv",
+    "summary.json",
+    "summary.md",
+    "cactus.svg",
+    "size.svg",
+];
+
+pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
+    use dominofit::race::{self, RaceOptions};
+    let options = RaceOptions {
+        limit: args.limit as usize,
+        repeat: args.repeat,
+        timeout: args.timeout,
+        repeat_below: args.repeat_below,
+    };
+    let (rows, summary) = if args.merge {
+        let mut rows = Vec::new();
+        for file in &args.workloads {
+            let input =
+                std::fs::File::open(file).with_context(|| format!("{file}: cannot read"))?;
+            rows.extend(race::read_runs_csv(input, file).map_err(anyhow::Error::msg)?);
+        }
+        race::check_disjoint(&rows).map_err(anyhow::Error::msg)?;
+        race::check_agreement(&rows)?;
+        let summary = race::summarize(&rows, None, None);
+        (rows, summary)
+    } else {
+        if let Some(dir) = &args.out {
+            files::check_output_dir(dir, &RACE_FILES)?;
+        }
+        let backends: Vec<Box<dyn Backend>> = args
+            .backends
+            .iter()
+            .map(|name| backend_named(name, args.encoding, args.threads.map(|t| t as usize)))
+            .collect::<Result<_>>()?;
+        let mut workloads = Vec::new();
+        for file in &args.workloads {
+            workloads.push((file.clone(), read_instances(file)?));
+        }
+        if let Some(shard) = args.shard {
+            workloads = shard.select(workloads);
+        }
+        let progress = Progress::new(2);
+        // Ctrl-C stops the race after the current run; what it measured is written.
+        dominofit::interrupt::set_graceful(true);
+        let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
+            progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
+        });
+        progress.clear();
+        let rows = rows?;
+        let summary = race::summarize(
+            &rows,
+            Some(args.repeat),
+            args.timeout.map(|t| t.as_secs_f64()),
+        );
+        (rows, summary)
+    };
+    if let Some(dir) = &args.out {
+        files::check_output_dir(dir, &RACE_FILES)?;
+        let mut csv = Vec::new();
+        race::write_runs_csv(&rows, &mut csv)?;
+        files::write_atomically(&dir.join("runs.csv"), &csv)?;
+        let json = serde_json::to_string_pretty(&summary)?;
+        files::write_atomically(&dir.join("summary.json"), (json + "\n").as_bytes())?;
+        files::write_atomically(
+            &dir.join("summary.md"),
+            race::markdown(&rows, &summary).as_bytes(),
+        )?;
+        let what = match summary.limits.as_slice() {
+            [2] => "uniqueness check",
+            _ => "first solution",
+        };
+        files::write_atomically(
+            &dir.join("cactus.svg"),
+            race::cactus_svg(&rows, &format!("Instances solved, {what}")).as_bytes(),
+        )?;
+        files::write_atomically(
+            &dir.join("size.svg"),
+            race::size_svg(&rows, &format!("Median time by board size, {what}")).as_bytes(),
+        )?;
+    }
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "{:<28} {:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
+        "workload", "backend", "solved", "capped", "errors", "median ms", "P95 ms"
+    )?;
+    let ms = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+    for (file, per_backend) in &summary.workloads {
+        for (name, a) in per_backend {
+            writeln!(
+                stdout,
+                "{:<28} {:<16} {:>9} {:>7} {:>6} {:>11} {:>11}",
+                terminal(file),
+                terminal(name),
+                format!("{}/{}", a.solved, a.instances),
+                a.unknown,
+                a.errors,
+                ms(a.median_ms),
+                ms(a.p95_ms)
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! `solve`, `count` and `verify`: workloads in, one answer per board out.
+
+use super::*;
+
+pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
+    let common = &args.common;
+    let backend = backend_named(
+        &common.backend,
+        common.encoding,
+        common.threads.map(|t| t as usize),
+    )?;
+    let instances = read_instances(&common.file)?;
+    let request = Request {
+        limit: args.limit,
+        timeout: common.timeout,
+        families: common.families,
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut tally = Tally::default();
+    let progress = Progress::new(instances.len());
+    for (k, instance) in instances.iter().enumerate() {
+        progress.show(k, &instance.name);
+        let result = match args.repeat {
+            None => backend::run(instance, backend.as_ref(), &request),
+            Some(times) => backend::run_repeated(instance, backend.as_ref(), &request, times),
+        };
+        progress.clear();
+        let Some(report) = tally.take(instance, result)? else {
+            continue;
+        };
+        tally.unknown |= report.status == Status::Unknown;
+        let text = match common.format {
+            Format::Json => output::solve_json(&report),
+            Format::Text => output::solve_text(instance, &report),
+        };
+        writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+    }
+    Ok(tally.exit_code())
+}
+
+/// What became of a workload's boards. A board that fails in its backend (too large for
+/// it, a crashed program, a wrong tiling) gets an error line on standard error naming it,
+/// and the others are still solved; the exit status then says some failed.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    unknown: bool,
+    failed: usize,
+}
+
+impl Tally {
+    /// The report, or `None` after writing the board's error line. An interrupt ends
+    /// the whole command.
+    fn take<T>(
+        &mut self,
+        instance: &Instance,
+        result: Result<T, BackendError>,
+    ) -> Result<Option<T>> {
+        match result {
+            Ok(report) => Ok(Some(report)),
+            Err(BackendError::Interrupted) => Err(BackendError::Interrupted.into()),
+            Err(error) => {
+                self.failed += 1;
+                eprintln!(
+                    "error: instance `{}`: {}",
+                    terminal(&instance.name),
+                    terminal(&error.to_string())
+                );
+                Ok(None)
+            }
+        }
+    }
+
+    /// 1 when any board failed, else 3 when any ended unknown (or incomplete), else 0.
+    fn exit_code(&self) -> ExitCode {
+        if self.failed > 0 {
+            ExitCode::from(1)
+        } else if self.unknown {
+            ExitCode::from(3)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+pub(super) fn count(args: CountArgs) -> Result<ExitCode> {
+    let common = &args.common;
+    let backend = backend_named(
+        &common.backend,
+        common.encoding,
+        common.threads.map(|t| t as usize),
+    )?;
+    let instances = read_instances(&common.file)?;
+    let request = Request {
+        limit: 0,
+        timeout: common.timeout,
+        families: common.families,
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut tally = Tally::default();
+    let progress = Progress::new(instances.len());
+    for (k, instance) in instances.iter().enumerate() {
+        progress.show(k, &instance.name);
+        let result = backend::count(instance, backend.as_ref(), &request);
+        progress.clear();
+        let Some(report) = tally.take(instance, result)? else {
+            continue;
+        };
+        tally.unknown |= !report.complete;
+        let text = match common.format {
+            Format::Json => output::count_json(&report),
+            Format::Text => output::count_text(&report),
+        };
+        writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+    }
+    Ok(tally.exit_code())
+}
+
+pub(super) fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
+    if args.instance == "-" && args.solution == "-" {
+        return Err(UsageError(
+            "standard input can be read only once: give the instance or the solution as a file"
+                .to_string(),
+        )
+        .into());
+    }
+    let instances = read_instances(&args.instance)?;
+    let solutions = read_solutions(&args.solution)?;
+    if instances.len() != solutions.len() {
+        bail!(
+            "{} holds {} instances but {} holds {} solutions; they are paired one to one",
+            args.instance,
+            instances.len(),
+            args.solution,
+            solutions.len()
+        );
+    }
+    let mut all_valid = true;
+    let mut stdout = std::io::stdout().lock();
+    for (instance, solution) in instances.iter().zip(&solutions) {
+        match verify(instance, solution) {
+            Ok(()) => writeln!(
+                stdout,
+                "{}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
+                terminal(&instance.name),
+                solution.vertical.len(),
+                solution.horizontal.len(),
+                instance.open_cells()
+            )?,
+            Err(violation) => {
+                all_valid = false;
+                writeln!(stdout, "{}: invalid: {violation}", terminal(&instance.name))?;
+            }
+        }
+    }
+    Ok(if all_valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
