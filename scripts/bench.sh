@@ -39,14 +39,20 @@ cp target/release/dominofit "$OUT/dominofit"
 bin=$OUT/dominofit
 
 if [[ -z ${BACKENDS:-} ]]; then
-    list=(native varisat:pairwise varisat:sequential varisat:totalizer varisat:sorting-network)
-    # Built-in ILP and in-process solvers of this build, then every external program found.
-    while read -r name kind status _; do
-        case $name in native | varisat) continue ;; esac
-        if [[ $kind == built-in ]] || [[ $kind == external && $status == found* ]]; then
-            list+=("$name")
-        fi
-    done < <("$bin" backends | tail -n +2 | sed '/^$/,$d')
+    # Every built-in backend of this build and every external program found; varisat
+    # once per encoding it takes (both lists from `backends --format json`).
+    mapfile -t list < <("$bin" backends --format json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    b = json.loads(line)
+    if b["status"] == "missing":
+        continue
+    if b["name"] == "varisat":
+        for e in b["encodings"]:
+            print(f"varisat:{e}")
+    else:
+        print(b["name"])
+')
     BACKENDS=$(IFS=,; echo "${list[*]}")
 fi
 echo "backends: $BACKENDS" >&2

@@ -22,7 +22,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # DOMINOFIT_BIN runs a copy of the binary, so that rebuilding during a long run
 # cannot change the program under measurement.
 BIN = os.environ.get("DOMINOFIT_BIN", os.path.join(ROOT, "target", "release", "dominofit"))
-ENCODINGS = ["pairwise", "sequential", "totalizer", "sorting-network"]
+
+
+def encodings():
+    """The cardinality encodings, as the binary lists them (`backends --format json`)."""
+    out = subprocess.run([BIN, "backends", "--format", "json"], capture_output=True,
+                         text=True, check=True)
+    for line in out.stdout.splitlines():
+        backend = json.loads(line)
+        if backend["name"] == "varisat":
+            return backend["encodings"]
+    raise SystemExit("the binary lists no varisat backend")
 
 
 def solve(line, backend, encoding, limit, repeat, timeout):
@@ -60,10 +70,11 @@ def main():
         build += ["--features", args.features]
     if "DOMINOFIT_BIN" not in os.environ:
         subprocess.run(build, cwd=ROOT, check=True)
+    encoding_names = encodings()
 
-    backends = [("native", None)] + [("varisat", e) for e in ENCODINGS]
+    backends = [("native", None)] + [("varisat", e) for e in encoding_names]
     if "cadical" in args.features:
-        backends += [("cadical-lib", e) for e in ENCODINGS]
+        backends += [("cadical-lib", e) for e in encoding_names]
     backends += [("microlp", None)]
     for feature, name in (("highs", "highs"), ("coin-cbc", "coin-cbc")):
         if feature in args.features:
@@ -89,7 +100,7 @@ def main():
     print("| set | encoding | variables | clauses |")
     print("|---|---|---|---|")
     for label, lines in sets:
-        for enc in ENCODINGS:
+        for enc in encoding_names:
             sizes = [solve(l, "varisat", enc, 1, None, args.timeout) for l in lines]
             sizes = [s["stats"] for s in sizes if s]
             if sizes:

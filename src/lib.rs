@@ -5,6 +5,29 @@
 //! a [`backend::Backend`] enumerates assignments of its placement variables; every
 //! decoded [`puzzle::Solution`] is judged by [`puzzle::verify::verify`] against the raw
 //! game rules, never against the model. See ARCHITECTURE.md for the map.
+//!
+//! ```
+//! use dominofit::backend::{self, Request, Status, native::Native};
+//! use dominofit::model::{self, Families};
+//! use dominofit::puzzle::{parse::parse_instances, verify::verify};
+//!
+//! // A 2×2 board whose clues only two vertical pieces meet: each puts its dot on row 1.
+//! let text = r#"{"name": "two-verticals", "rows": 2, "cols": 2, "blocked": [],
+//!                "row_clues": [2, 0], "col_clues": [1, 1]}"#;
+//! let instances = parse_instances(text, "example.json", "example", false)?;
+//! let board = &instances[0];
+//!
+//! // Clue inversion turns the dot clues into orientation quotas.
+//! let compiled = model::compile(board, Families::Colour);
+//! assert!(compiled.infeasible.is_none());
+//!
+//! // `backend::run` compiles, searches, and verifies every tiling it reports.
+//! let request = Request { limit: 2, timeout: None, families: None };
+//! let report = backend::run(board, &Native::default(), &request)?;
+//! assert_eq!(report.status, Status::Unique);
+//! verify(board, &report.solutions[0])?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 // Index loops mirror the paper's subscripts (u_i, t_j, ...); iterator chains would hide them.
 #![allow(clippy::needless_range_loop)]

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use assert_cmd::cargo::cargo_bin;
 use common::{check, paper_cases};
-use dominofit::backend::external::{self, Descriptor, External};
+use dominofit::backend::external::{self, AnswerError, Descriptor, External};
 use dominofit::backend::{self, BackendError, Ending, Request, Status};
 use dominofit::encode::Encoding;
 use dominofit::model::Families;
@@ -118,7 +118,16 @@ fn a_crash_is_an_error_naming_the_backend() {
     )
     .unwrap_err();
     let message = err.to_string();
-    assert!(matches!(err, BackendError::Failed { .. }), "{message}");
+    assert!(
+        matches!(
+            err,
+            BackendError::Answer {
+                source: AnswerError::NoVerdict { .. },
+                ..
+            }
+        ),
+        "{message}"
+    );
     assert!(
         message.contains("fake")
             && message.contains("status 1")
@@ -134,7 +143,13 @@ fn garbage_and_lies_are_errors() {
         let err =
             backend::run(&observed_8x8(), &fake(dir.path(), script), &request(None)).unwrap_err();
         assert!(
-            matches!(err, BackendError::Failed { .. }),
+            matches!(
+                err,
+                BackendError::Answer {
+                    source: AnswerError::Unreadable(_) | AnswerError::StatusMismatch { .. },
+                    ..
+                }
+            ),
             "{script}: {err}"
         );
     }

@@ -8,19 +8,12 @@ use common::{check, extended_cases, paper_cases};
 use dominofit::backend::ilp::Ilp;
 use dominofit::model::Families;
 
-const FAMILIES: [Families; 4] = [
-    Families::Minimal,
-    Families::All,
-    Families::Colour,
-    Families::Raw,
-];
-
 #[test]
 fn microlp_matches_brute_force_on_the_paper_domain() {
     let mut comparisons = 0;
     let cases = paper_cases();
     for case in &cases {
-        for families in FAMILIES {
+        for families in Families::ALL {
             comparisons += check(case, &Ilp::MICROLP, families);
         }
     }
@@ -35,7 +28,7 @@ fn microlp_matches_brute_force_beyond_the_paper() {
     let mut comparisons = 0;
     let cases = extended_cases(1500, 500);
     for (k, case) in cases.iter().enumerate() {
-        comparisons += check(case, &Ilp::MICROLP, FAMILIES[k % 4]);
+        comparisons += check(case, &Ilp::MICROLP, Families::ALL[k % Families::ALL.len()]);
     }
     println!("microlp, extended domain: {comparisons} comparisons");
 }
@@ -48,7 +41,7 @@ fn highs_matches_brute_force_on_the_paper_domain() {
         solver: IlpSolver::Highs,
     };
     for case in &paper_cases() {
-        for families in FAMILIES {
+        for families in Families::ALL {
             check(case, &highs, families);
         }
     }
@@ -62,7 +55,7 @@ fn coin_cbc_matches_brute_force_on_the_paper_domain() {
         solver: IlpSolver::CoinCbc,
     };
     for case in &paper_cases() {
-        for families in FAMILIES {
+        for families in Families::ALL {
             check(case, &cbc, families);
         }
     }

@@ -10,20 +10,13 @@ use dominofit::backend::sat::Sat;
 use dominofit::encode::Encoding;
 use dominofit::model::Families;
 
-const FAMILIES: [Families; 4] = [
-    Families::Minimal,
-    Families::All,
-    Families::Colour,
-    Families::Raw,
-];
-
 #[test]
 fn varisat_matches_brute_force_on_the_paper_domain() {
     let mut comparisons = 0;
     let cases = paper_cases();
     for case in &cases {
         for encoding in Encoding::ALL {
-            for families in FAMILIES {
+            for families in Families::ALL {
                 comparisons += check(case, &Sat::varisat(encoding), families);
             }
         }
@@ -39,8 +32,8 @@ fn varisat_matches_brute_force_beyond_the_paper() {
     let mut comparisons = 0;
     let cases = extended_cases(1500, 500);
     for (k, case) in cases.iter().enumerate() {
-        let encoding = Encoding::ALL[k % 4];
-        let families = FAMILIES[(k / 4) % 4];
+        let encoding = Encoding::ALL[k % Encoding::ALL.len()];
+        let families = Families::ALL[(k / Encoding::ALL.len()) % Families::ALL.len()];
         comparisons += check(case, &Sat::varisat(encoding), families);
     }
     println!(
@@ -55,7 +48,7 @@ fn cadical_matches_brute_force_on_the_paper_domain() {
     let mut comparisons = 0;
     for case in &paper_cases() {
         for encoding in Encoding::ALL {
-            for families in FAMILIES {
+            for families in Families::ALL {
                 comparisons += check(case, &Sat::cadical(encoding), families);
             }
         }

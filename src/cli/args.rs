@@ -35,7 +35,15 @@ pub(super) enum Command {
     /// Draw a board, and a solution over it, as text or as an SVG picture.
     Show(ShowArgs),
     /// List the available backends.
-    Backends,
+    Backends(BackendsArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct BackendsArgs {
+    /// text: a table for people; json: one object per backend and line (name, kind,
+    /// status, version, reads, capabilities, encodings), for scripts.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(super) format: Format,
 }
 
 #[derive(Debug, Args)]

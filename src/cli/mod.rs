@@ -45,7 +45,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate(args),
         Command::Race(args) => race(args),
         Command::Show(args) => show(args),
-        Command::Backends => backends(),
+        Command::Backends(args) => backends(&args),
     }
 }
 

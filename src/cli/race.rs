@@ -26,7 +26,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
                 std::fs::File::open(file).with_context(|| format!("{file}: cannot read"))?;
             rows.extend(race::read_runs_csv(input, file).map_err(anyhow::Error::msg)?);
         }
-        race::check_disjoint(&rows).map_err(anyhow::Error::msg)?;
+        race::check_disjoint(&rows)?;
         race::check_agreement(&rows)?;
         let summary = race::summarize(&rows, None, None);
         (rows, summary)

@@ -67,36 +67,100 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn backends() -> Result<ExitCode> {
+/// One line of `backends --format json`.
+#[derive(serde::Serialize)]
+struct BackendLine<'a> {
+    name: &'a str,
+    kind: &'static str,
+    /// `available` (built in), `found` or `missing` (external programs).
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
+    reads: &'a str,
+    capabilities: backend::Capabilities,
+    /// The encodings `NAME:ENCODING` takes, when it takes one.
+    encodings: Vec<&'static str>,
+}
+
+fn encodings(capabilities: backend::Capabilities) -> Vec<&'static str> {
+    if capabilities.takes_encoding {
+        Encoding::ALL.iter().map(|e| e.name()).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
+    let mut lines: Vec<BackendLine> = Vec::new();
+    let options = BackendOptions::default();
+    for builtin in backend::registry::BUILTINS {
+        lines.push(BackendLine {
+            name: builtin.name,
+            kind: "built-in",
+            status: "available",
+            version: None,
+            missing: None,
+            reads: builtin.reads,
+            capabilities: builtin.capabilities,
+            encodings: encodings(builtin.capabilities),
+        });
+    }
+    let descriptors = external::descriptors();
+    for (name, descriptor) in &descriptors.found {
+        let capabilities = backend::by_name(name, &options)
+            .map(|b| b.capabilities())
+            .unwrap_or(backend::registry::SEARCH);
+        let (status, version, missing) = match external::probe(descriptor) {
+            Ok(version) if version.is_empty() => ("found", None, None),
+            Ok(version) => ("found", Some(version), None),
+            Err(why) => ("missing", None, Some(why.to_string())),
+        };
+        lines.push(BackendLine {
+            name,
+            kind: "external",
+            status,
+            version,
+            missing,
+            reads: descriptor.reads.name(),
+            capabilities,
+            encodings: encodings(capabilities),
+        });
+    }
     let mut stdout = std::io::stdout().lock();
+    if args.format == Format::Json {
+        for line in &lines {
+            writeln!(stdout, "{}", serde_json::to_string(line)?)?;
+        }
+        for broken in &descriptors.broken {
+            eprintln!("unreadable descriptor: {}", terminal(&broken.to_string()));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     writeln!(
         stdout,
         "{:<15} {:<9} {:<36} reads",
         "name", "kind", "status"
     )?;
-    for builtin in backend::registry::BUILTINS {
-        writeln!(
-            stdout,
-            "{:<15} {:<9} {:<36} {}",
-            builtin.name, "built-in", "available", builtin.reads
-        )?;
-    }
-    let descriptors = external::descriptors();
-    for (name, descriptor) in &descriptors.found {
-        let status = match external::probe(descriptor) {
-            Ok(version) if version.is_empty() => "found".to_string(),
-            Ok(version) => {
+    for line in &lines {
+        let status = match (&line.version, &line.missing) {
+            (_, Some(why)) => format!("missing ({})", terminal(why)),
+            (Some(version), None) => {
                 let short: String = version.chars().take(28).collect();
                 format!("found: {}", terminal(&short))
             }
-            Err(why) => format!("missing ({})", terminal(&why)),
+            (None, None) => line.status.to_string(),
+        };
+        let reads = match descriptors.found.get(line.name) {
+            Some(descriptor) => format!("{}: {}", line.reads, terminal(&descriptor.about)),
+            None => line.reads.to_string(),
         };
         writeln!(
             stdout,
-            "{name:<15} {:<9} {status:<36} {}: {}",
-            "external",
-            descriptor.reads.name(),
-            terminal(&descriptor.about)
+            "{:<15} {:<9} {status:<36} {reads}",
+            terminal(line.name),
+            line.kind
         )?;
     }
     for broken in &descriptors.broken {

@@ -105,6 +105,16 @@ pub enum RaceError {
         #[source]
         source: Box<BackendError>,
     },
+    /// Merged runs.csv files that hold the same run twice.
+    #[error(
+        "`{instance}` ({workload}) on `{backend}` appears in more than one row: the runs.csv \
+         files overlap (the same shard twice, or a merged report among its shards?)"
+    )]
+    Overlap {
+        workload: String,
+        instance: String,
+        backend: String,
+    },
 }
 
 /// Whether two decisive answers cannot both be right.
@@ -124,15 +134,15 @@ pub fn contradicts(a: Status, b: Status) -> bool {
 ///
 /// # Errors
 /// The first repeated (workload, instance, backend), in words.
-pub fn check_disjoint(rows: &[RunRow]) -> Result<(), String> {
+pub fn check_disjoint(rows: &[RunRow]) -> Result<(), RaceError> {
     let mut seen = std::collections::HashSet::new();
     for r in rows {
         if !seen.insert((&r.workload, &r.instance, &r.backend)) {
-            return Err(format!(
-                "`{}` ({}) on `{}` appears in more than one row: the runs.csv files overlap \
-                 (the same shard twice, or a merged report among its shards?)",
-                r.instance, r.workload, r.backend
-            ));
+            return Err(RaceError::Overlap {
+                workload: r.workload.clone(),
+                instance: r.instance.clone(),
+                backend: r.backend.clone(),
+            });
         }
     }
     Ok(())

@@ -7,6 +7,43 @@ use super::descriptor::{AnswerFormat, Descriptor};
 use super::runner::Run;
 use crate::model::PlacementId;
 
+/// Why a program's answer is not taken. Messages quote the end of what it printed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnswerError {
+    /// Killed by a signal: whatever it printed may be half-written.
+    #[error(
+        "was killed by {signal}; an answer from a program that crashed is not trusted; it \
+         printed: {printed}"
+    )]
+    Killed { signal: String, printed: String },
+    /// A shell wrapper's report of its program's death by a signal (128 + signal).
+    #[error(
+        "exited with status {code} (a program killed by signal {signal}, by the shell's \
+         convention); an answer from a program that crashed is not trusted; it printed: \
+         {printed}"
+    )]
+    ShellSignal {
+        code: i32,
+        signal: i32,
+        printed: String,
+    },
+    /// Ended without a verdict.
+    #[error("exited with {status} and no verdict; it printed: {printed}")]
+    NoVerdict { status: String, printed: String },
+    /// An answer file larger than any answer for the model.
+    #[error(
+        "wrote an answer file of {size} bytes, more than any answer for this model needs ({max})"
+    )]
+    TooLarge { size: u64, max: usize },
+    /// A verdict contradicted by the exit status.
+    #[error("said {said} but exited with status {code}")]
+    StatusMismatch { said: &'static str, code: i32 },
+    /// The answer does not parse.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
 /// What a program said.
 pub enum Verdict {
     Solution(Vec<PlacementId>),
@@ -27,8 +64,7 @@ fn tail(text: &str) -> String {
 /// Reads the verdict in the descriptor's format.
 ///
 /// # Errors
-/// A crash, an exit status that is not a verdict, or an answer that does not parse; the
-/// message quotes the end of what the program printed.
+/// A crash, an exit status that is not a verdict, or an answer that does not parse.
 pub fn read(
     descriptor: &Descriptor,
     run: &Run,
@@ -36,46 +72,36 @@ pub fn read(
     placements: usize,
     names: &BTreeMap<String, PlacementId>,
     max_answer: usize,
-) -> Result<Verdict, String> {
+) -> Result<Verdict, AnswerError> {
     use std::os::unix::process::ExitStatusExt;
     // A program that printed a verdict and then crashed may have printed it in error (a
     // broken proof, a half-written model): no verdict from a crashed program is trusted.
     if let Some(signal) = run.status.and_then(|s| s.signal()) {
         let name = nix::sys::signal::Signal::try_from(signal)
             .map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_string());
-        return Err(format!(
-            "was killed by {name}; an answer from a program that crashed is not trusted; \
-             it printed: {}",
-            tail(if run.stderr.trim().is_empty() {
-                &run.stdout
-            } else {
-                &run.stderr
-            })
-        ));
+        return Err(AnswerError::Killed {
+            signal: name,
+            printed: printed(run),
+        });
     }
     let code = run.status.and_then(|s| s.code());
     // A shell wrapper reports its program's death by a signal as 128 + the signal.
     if let Some(code) = code.filter(|&c| c > 128) {
-        return Err(format!(
-            "exited with status {code} (a program killed by signal {}, by the shell's \
-             convention); an answer from a program that crashed is not trusted; it printed: {}",
-            code - 128,
-            tail(if run.stderr.trim().is_empty() {
-                &run.stdout
-            } else {
-                &run.stderr
-            })
-        ));
+        return Err(AnswerError::ShellSignal {
+            code,
+            signal: code - 128,
+            printed: printed(run),
+        });
     }
-    let answer_file = || -> Result<String, String> {
+    let answer_file = || -> Result<String, AnswerError> {
         let size = std::fs::metadata(output)
             .map_err(|_| crashed_message(run, code))?
             .len();
         if size > max_answer as u64 {
-            return Err(format!(
-                "wrote an answer file of {size} bytes, more than any answer for this model \
-                 needs ({max_answer})"
-            ));
+            return Err(AnswerError::TooLarge {
+                size,
+                max: max_answer,
+            });
         }
         std::fs::read_to_string(output).map_err(|_| crashed_message(run, code))
     };
@@ -90,16 +116,21 @@ pub fn read(
     }
 }
 
-fn crashed_message(run: &Run, code: Option<i32>) -> String {
-    format!(
-        "exited with {} and no verdict; it printed: {}",
-        code.map_or("no status".to_string(), |c| format!("status {c}")),
-        tail(if run.stderr.trim().is_empty() {
-            &run.stdout
-        } else {
-            &run.stderr
-        })
-    )
+fn crashed_message(run: &Run, code: Option<i32>) -> AnswerError {
+    AnswerError::NoVerdict {
+        status: code.map_or("no status".to_string(), |c| format!("status {c}")),
+        printed: printed(run),
+    }
+}
+
+/// The end of what a program printed: its standard error, or its output when that is
+/// empty.
+fn printed(run: &Run) -> String {
+    tail(if run.stderr.trim().is_empty() {
+        &run.stdout
+    } else {
+        &run.stderr
+    })
 }
 
 /// Positive literals among the placement variables, from a stream of signed integers
@@ -107,13 +138,13 @@ fn crashed_message(run: &Run, code: Option<i32>) -> String {
 fn model_from(
     tokens: impl Iterator<Item = String>,
     placements: usize,
-) -> Result<Vec<PlacementId>, String> {
+) -> Result<Vec<PlacementId>, AnswerError> {
     let mut chosen = Vec::new();
     let mut closed = false;
     for token in tokens {
         let v: i64 = token
             .parse()
-            .map_err(|_| format!("`{token}` is not a literal"))?;
+            .map_err(|_| AnswerError::Unreadable(format!("`{token}` is not a literal")))?;
         if v == 0 {
             closed = true;
             break;
@@ -123,7 +154,9 @@ fn model_from(
         }
     }
     if !closed {
-        return Err("the model does not end with 0".to_string());
+        return Err(AnswerError::Unreadable(
+            "the model does not end with 0".to_string(),
+        ));
     }
     chosen.sort_unstable();
     chosen.dedup();
@@ -135,7 +168,7 @@ fn competition(
     stdout: &str,
     code: Option<i32>,
     placements: usize,
-) -> Option<Result<Verdict, String>> {
+) -> Option<Result<Verdict, AnswerError>> {
     let status = stdout
         .lines()
         .find_map(|l| l.strip_prefix("s "))
@@ -143,10 +176,10 @@ fn competition(
     match status {
         Some("SATISFIABLE") => {
             if code.is_some_and(|c| c != 10 && c != 0) {
-                return Some(Err(format!(
-                    "said SATISFIABLE but exited with status {}",
-                    code.unwrap_or(-1)
-                )));
+                return Some(Err(AnswerError::StatusMismatch {
+                    said: "SATISFIABLE",
+                    code: code.unwrap_or(-1),
+                }));
             }
             let tokens = stdout
                 .lines()
@@ -156,20 +189,22 @@ fn competition(
         }
         Some("UNSATISFIABLE") => {
             if code.is_some_and(|c| c != 20 && c != 0) {
-                return Some(Err(format!(
-                    "said UNSATISFIABLE but exited with status {}",
-                    code.unwrap_or(-1)
-                )));
+                return Some(Err(AnswerError::StatusMismatch {
+                    said: "UNSATISFIABLE",
+                    code: code.unwrap_or(-1),
+                }));
             }
             Some(Ok(Verdict::Unsatisfiable))
         }
         Some("UNKNOWN") | Some("INDETERMINATE") => Some(Ok(Verdict::Unknown)),
-        Some(other) => Some(Err(format!("unknown status line `s {other}`"))),
+        Some(other) => Some(Err(AnswerError::Unreadable(format!(
+            "unknown status line `s {other}`"
+        )))),
         None => None,
     }
 }
 
-fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, String>> {
+fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, AnswerError>> {
     let mut lines = text.lines();
     match lines.next().map(str::trim) {
         Some("SAT") => {
@@ -186,13 +221,13 @@ fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, String>> {
 fn named_solution<'a>(
     rows: impl Iterator<Item = (&'a str, &'a str)>,
     names: &BTreeMap<String, PlacementId>,
-) -> Result<Verdict, String> {
+) -> Result<Verdict, AnswerError> {
     let mut chosen = Vec::new();
     for (name, value) in rows {
         let Some(&id) = names.get(name) else { continue };
-        let v: f64 = value
-            .parse()
-            .map_err(|_| format!("value `{value}` of {name} is not a number"))?;
+        let v: f64 = value.parse().map_err(|_| {
+            AnswerError::Unreadable(format!("value `{value}` of {name} is not a number"))
+        })?;
         if v > 0.5 {
             chosen.push(id);
         }
@@ -201,7 +236,7 @@ fn named_solution<'a>(
     Ok(Verdict::Solution(chosen))
 }
 
-fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, String> {
+fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, AnswerError> {
     let first = text.lines().next().unwrap_or("").trim();
     if first.starts_with("Optimal") || first.starts_with("Stopped on time - objective value") {
         let rows = text.lines().skip(1).filter_map(|l| {
@@ -214,22 +249,25 @@ fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, Str
     } else if first.starts_with("Stopped") {
         Ok(Verdict::Unknown)
     } else {
-        Err(format!("unreadable solution file, first line `{first}`"))
+        Err(AnswerError::Unreadable(format!(
+            "unreadable solution file, first line `{first}`"
+        )))
     }
 }
 
-fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, String> {
+fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, AnswerError> {
+    let unreadable = |what: &str| AnswerError::Unreadable(what.to_string());
     let status = text
         .lines()
         .find_map(|l| l.strip_prefix("Status:"))
         .map(str::trim)
-        .ok_or("no `Status:` line in the report")?;
+        .ok_or_else(|| unreadable("no `Status:` line in the report"))?;
     match status {
         "INTEGER OPTIMAL" | "INTEGER FEASIBLE" => {
             let columns = text
                 .split("Column name")
                 .nth(1)
-                .ok_or("no column section in the report")?;
+                .ok_or_else(|| unreadable("no column section in the report"))?;
             let rows = columns
                 .lines()
                 .skip(2)
@@ -249,6 +287,8 @@ fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, 
         // (glpsol stops before the integer phase).
         "INTEGER EMPTY" | "INFEASIBLE (FINAL)" => Ok(Verdict::Unsatisfiable),
         s if s.contains("UNDEFINED") || s.contains("INTERMEDIATE") => Ok(Verdict::Unknown),
-        other => Err(format!("unexpected status `{other}`")),
+        other => Err(AnswerError::Unreadable(format!(
+            "unexpected status `{other}`"
+        ))),
     }
 }

@@ -17,7 +17,9 @@ mod runner;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+pub use answer::AnswerError;
 pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, InputFormat};
+pub use runner::{ProbeError, RunError};
 
 use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
 use crate::encode::Encoding;
@@ -252,7 +254,10 @@ impl Backend for External {
             )
             .map_err(|e| match e {
                 runner::RunError::Interrupted => BackendError::Interrupted,
-                other => self.error(other.to_string()),
+                source => BackendError::Run {
+                    backend: self.descriptor.name.clone(),
+                    source,
+                },
             })?;
             if run.timed_out {
                 return timeout(&counters);
@@ -265,7 +270,10 @@ impl Backend for External {
                 &names,
                 max_answer,
             )
-            .map_err(|message| self.error(message))?;
+            .map_err(|source| BackendError::Answer {
+                backend: self.descriptor.name.clone(),
+                source,
+            })?;
             match verdict {
                 Verdict::Solution(chosen) => {
                     if sink(&chosen) == Control::Stop {
@@ -285,7 +293,7 @@ impl Backend for External {
 }
 
 /// Whether a program can be run here, and what it says its version is.
-pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
+pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
     runner::probe(descriptor)
 }
 

@@ -47,6 +47,17 @@ pub enum RunError {
     Interrupted,
 }
 
+/// Why `backends` lists a program as missing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    #[error("not found")]
+    NotFound,
+    #[error("{0}")]
+    Start(String),
+    #[error("did not answer --version within 5 s")]
+    Silent,
+}
+
 /// A `command` element that stands for the time-limit arguments, for programs that
 /// take them only after some other argument; without it they follow the program name.
 pub const TIME_LIMIT_SLOT: &str = "{time_limit}";
@@ -205,7 +216,7 @@ pub fn run(
 ///
 /// # Errors
 /// The program cannot be started, or does not answer in time.
-pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
+pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
     let command: Vec<String> = if descriptor.version.is_empty() {
         vec![descriptor.command[0].clone(), "--version".to_string()]
     } else {
@@ -219,8 +230,8 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
             .stderr(Stdio::piped()),
     )
     .map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => "not found".to_string(),
-        _ => e.to_string(),
+        std::io::ErrorKind::NotFound => ProbeError::NotFound,
+        _ => ProbeError::Start(e.to_string()),
     })?;
     let flood = Arc::new(AtomicBool::new(false));
     let stdout_rx = reader(child.stdout.take(), 64 * 1024, true, flood.clone());
@@ -229,7 +240,7 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, String> {
     if !answered {
         let _ = killpg(group.pid(), Signal::SIGKILL);
         let _ = child.wait();
-        return Err("did not answer --version within 5 s".to_string());
+        return Err(ProbeError::Silent);
     }
     drop(group);
     let mut text = stdout_rx.recv_timeout(READER_GRACE).unwrap_or_default();

@@ -61,6 +61,12 @@ impl<'a> Search<'a> {
                         root_alive = false;
                         break;
                     }
+                    Filter::Changed if budget.stopped() => {
+                        return Outcome {
+                            ending: Ending::Timeout,
+                            counters: self.counters(0),
+                        };
+                    }
                     Filter::Changed => continue,
                     Filter::Unchanged => break,
                 }
@@ -183,6 +189,9 @@ impl<'a> Search<'a> {
                         self.failures_total += 1;
                         break;
                     }
+                    // A pass over the board each: a portfolio member told to stop
+                    // should not finish the round.
+                    Filter::Changed if budget.stopped() => return Some(Ending::Timeout),
                     Filter::Changed => continue,
                     Filter::Unchanged => {}
                 }

@@ -1,0 +1,348 @@
+//! The driver: compile an instance, run a backend on it, decode and verify every tiling
+//! against the raw rules, and derive the status from the evidence — once, here, for
+//! every backend. Also the reports it returns, with their JSON shape (FORMAT.md).
+
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Status, native};
+use crate::model::{self, Families, Model, PlacementId};
+use crate::puzzle::verify::{Violation, verify};
+use crate::puzzle::{Instance, Solution};
+
+/// What a user asks of one instance.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    /// 1: first solution; 2: uniqueness; 0: all solutions.
+    pub limit: usize,
+    pub timeout: Option<Duration>,
+    /// `None` takes the backend's default.
+    pub families: Option<Families>,
+}
+
+/// The answer for one instance, every solution verified.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub name: String,
+    pub backend: String,
+    pub limit: usize,
+    pub status: Status,
+    pub complete: bool,
+    pub solutions: Vec<Solution>,
+    pub time: Duration,
+    pub counters: Counters,
+    pub ending: Ending,
+    /// The words of the infeasibility proof when clue inversion alone decided.
+    pub reason: Option<String>,
+}
+
+/// Most solutions `run` keeps for printing; a larger enumeration ends `Capped` (use
+/// `count` to count beyond it).
+pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
+
+/// Decodes placement ids into a tiling.
+pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
+    Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
+}
+
+/// Compiles, solves and verifies one instance. Time covers compilation and search
+/// (board construction included, as in the paper's protocol), not verification.
+///
+/// # Errors
+/// The backend failed, or returned a tiling the verifier rejects.
+pub fn run(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Report, BackendError> {
+    // An LP a portfolio member abandoned in the previous call may still be running: let
+    // it end first, so that every call starts on an idle machine and takes the same path.
+    native::wait_for_abandoned_lp();
+    let start = Instant::now();
+    let budget = Budget::with_timeout(request.timeout);
+    let families = request
+        .families
+        .unwrap_or_else(|| backend.default_families());
+    let model = model::compile(instance, families);
+    check_families(backend, &model)?;
+    let mut found: Vec<Vec<PlacementId>> = Vec::new();
+    let (outcome, reason) = match &model.infeasible {
+        Some(reason) => (
+            Outcome {
+                ending: Ending::Exhausted,
+                counters: Counters::default(),
+            },
+            Some(reason.to_string()),
+        ),
+        None => {
+            let limit = request.limit;
+            let mut capped = false;
+            let mut outcome = backend.solve(&model, limit, &budget, &mut |ids| {
+                found.push(ids.to_vec());
+                if limit != 0 && found.len() >= limit {
+                    Control::Stop
+                } else if found.len() >= MAX_STORED_SOLUTIONS {
+                    capped = true;
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            })?;
+            if capped {
+                outcome.ending = Ending::Capped;
+            }
+            (outcome, None)
+        }
+    };
+    let time = start.elapsed();
+    let mut solutions = Vec::with_capacity(found.len());
+    for ids in &found {
+        let solution = decode(&model, ids);
+        verify(instance, &solution).map_err(|violation| BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        })?;
+        solutions.push(solution);
+    }
+    let exhausted = outcome.ending == Ending::Exhausted;
+    Ok(Report {
+        name: instance.name.clone(),
+        backend: backend.name().to_string(),
+        limit: request.limit,
+        status: Status::from_evidence(solutions.len() as u64, exhausted, request.limit),
+        complete: exhausted,
+        solutions,
+        time,
+        counters: outcome.counters,
+        ending: outcome.ending,
+        reason,
+    })
+}
+
+/// Calls taken before timing starts in [`run_repeated`], as in the paper's protocol.
+pub const WARM_UP_CALLS: u32 = 3;
+
+/// Solves one instance `WARM_UP_CALLS + times` times and returns the last report with
+/// its time replaced by the median of the `times` timed calls. Every call is verified.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_repeated(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    times: u32,
+) -> Result<Report, BackendError> {
+    for _ in 0..WARM_UP_CALLS {
+        run(instance, backend, request)?;
+    }
+    let mut durations = Vec::with_capacity(times as usize);
+    let mut last = None;
+    for _ in 0..times.max(1) {
+        let report = run(instance, backend, request)?;
+        durations.push(report.time);
+        last = Some(report);
+    }
+    let mut report = last.expect("at least one timed call");
+    report.time = median(&mut durations);
+    report.counters.repeat = Some(times.max(1) as u64);
+    Ok(report)
+}
+
+/// The median; for an even count, the mean of the two middle values.
+pub fn median(values: &mut [Duration]) -> Duration {
+    values.sort_unstable();
+    match values.len() {
+        0 => Duration::ZERO,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2,
+    }
+}
+
+/// The result of counting one instance.
+#[derive(Debug, Clone)]
+pub struct CountReport {
+    pub name: String,
+    pub backend: String,
+    /// Exact when `complete`, otherwise a lower bound.
+    pub count: BigUint,
+    pub complete: bool,
+    pub time: Duration,
+    pub counters: Counters,
+    pub ending: Ending,
+    pub reason: Option<String>,
+}
+
+/// Counts the solutions of one instance by enumeration, verifying each one.
+///
+/// # Errors
+/// The backend failed, or produced a tiling the verifier rejects.
+pub fn count(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<CountReport, BackendError> {
+    let start = Instant::now();
+    let budget = Budget::with_timeout(request.timeout);
+    let families = request
+        .families
+        .unwrap_or_else(|| backend.default_families());
+    let model = model::compile(instance, families);
+    check_families(backend, &model)?;
+    if let Some(reason) = &model.infeasible {
+        return Ok(CountReport {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            count: BigUint::default(),
+            complete: true,
+            time: start.elapsed(),
+            counters: Counters::default(),
+            ending: Ending::Exhausted,
+            reason: Some(reason.to_string()),
+        });
+    }
+    if let Some(counted) = backend.count(&model, &budget) {
+        let counted = counted?;
+        return Ok(CountReport {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            count: counted.count,
+            complete: counted.ending == Ending::Exhausted,
+            time: start.elapsed(),
+            counters: counted.counters,
+            ending: counted.ending,
+            reason: None,
+        });
+    }
+    let mut total: u128 = 0;
+    let mut wrong: Option<Violation> = None;
+    let outcome = backend.solve(&model, 0, &budget, &mut |ids| {
+        if let Err(v) = verify(instance, &decode(&model, ids)) {
+            wrong = Some(v);
+            return Control::Stop;
+        }
+        total += 1;
+        Control::Continue
+    })?;
+    if let Some(violation) = wrong {
+        return Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
+    Ok(CountReport {
+        name: instance.name.clone(),
+        backend: backend.name().to_string(),
+        count: BigUint::from(total),
+        complete: outcome.ending == Ending::Exhausted,
+        time: start.elapsed(),
+        counters: outcome.counters,
+        ending: outcome.ending,
+        reason: None,
+    })
+}
+
+/// Refuses `--families raw` for a backend that cannot read the raw dot sums, before
+/// it runs.
+fn check_families(backend: &dyn Backend, model: &Model) -> Result<(), BackendError> {
+    if model.families == Families::Raw && !backend.capabilities().takes_raw_sums {
+        return Err(BackendError::Unsupported {
+            backend: backend.name().to_string(),
+            reason: "it works on the quota families; `--families raw` is for the SAT and ILP \
+                     lowerings"
+                .to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The `stats` object of the JSON reports.
+#[derive(serde::Serialize)]
+struct Stats<'a> {
+    time_ms: f64,
+    #[serde(flatten)]
+    counters: &'a Counters,
+    /// Why the search ended early, when it did (`timeout`, `capped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<Ending>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+impl<'a> Stats<'a> {
+    fn new(
+        time: Duration,
+        counters: &'a Counters,
+        ending: Ending,
+        reason: Option<&'a str>,
+    ) -> Self {
+        // A tenth of a microsecond: enough to tell medians of game-size boards apart.
+        let time_ms = (time.as_secs_f64() * 1e7).round() / 1e4;
+        Stats {
+            time_ms,
+            counters,
+            stopped: matches!(ending, Ending::Timeout | Ending::Capped).then_some(ending),
+            reason,
+        }
+    }
+}
+
+/// One line of `solve --format json` (FORMAT.md).
+impl serde::Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            name: &'a str,
+            backend: &'a str,
+            limit: usize,
+            status: &'static str,
+            complete: bool,
+            solutions: &'a [Solution],
+            stats: Stats<'a>,
+        }
+        Out {
+            name: &self.name,
+            backend: &self.backend,
+            limit: self.limit,
+            status: self.status.name(),
+            complete: self.complete,
+            solutions: &self.solutions,
+            stats: Stats::new(
+                self.time,
+                &self.counters,
+                self.ending,
+                self.reason.as_deref(),
+            ),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// One line of `count --format json` (FORMAT.md): the count as a decimal string, since
+/// counts outgrow every JSON number type.
+impl serde::Serialize for CountReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            name: &'a str,
+            backend: &'a str,
+            count: String,
+            complete: bool,
+            stats: Stats<'a>,
+        }
+        Out {
+            name: &self.name,
+            backend: &self.backend,
+            count: self.count.to_string(),
+            complete: self.complete,
+            stats: Stats::new(
+                self.time,
+                &self.counters,
+                self.ending,
+                self.reason.as_deref(),
+            ),
+        }
+        .serialize(serializer)
+    }
+}
