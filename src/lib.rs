@@ -42,3 +42,9 @@ pub mod memory;
 pub mod model;
 pub mod puzzle;
 pub mod race;
+
+/// The member of `all` whose name is `text`: `FromStr` for the option enums that list
+/// themselves in an `ALL` constant, so that a new member is parsed without another edit.
+pub(crate) fn find_named<T: Copy>(all: &[T], name: fn(T) -> &'static str, text: &str) -> Option<T> {
+    all.iter().copied().find(|&member| name(member) == text)
+}

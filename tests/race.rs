@@ -2,8 +2,10 @@
 //! named; reports carry one row per instance and backend.
 
 use dominofit::backend::native::Native;
-use dominofit::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
-use dominofit::model::{Model, PlacementId};
+use dominofit::backend::{
+    Backend, BackendError, Budget, Counters, Ending, Outcome, Sink, SolveResult,
+};
+use dominofit::model::Model;
 use dominofit::puzzle::generate::planted;
 use dominofit::race::{self, RaceError, RaceOptions};
 
@@ -11,10 +13,6 @@ use dominofit::race::{self, RaceError, RaceOptions};
 struct AlwaysUnsat;
 
 impl Backend for AlwaysUnsat {
-    fn capabilities(&self) -> dominofit::backend::Capabilities {
-        dominofit::backend::registry::SEARCH
-    }
-
     fn name(&self) -> &str {
         "always-unsat"
     }
@@ -24,8 +22,8 @@ impl Backend for AlwaysUnsat {
         _model: &Model,
         _limit: usize,
         _budget: &Budget,
-        _sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+        _sink: &mut Sink,
+    ) -> SolveResult {
         Ok(Outcome {
             ending: Ending::Exhausted,
             counters: Counters::default(),
@@ -141,10 +139,6 @@ fn runs_csv_round_trips_for_merging() {
 struct AlwaysFails;
 
 impl Backend for AlwaysFails {
-    fn capabilities(&self) -> dominofit::backend::Capabilities {
-        dominofit::backend::registry::SEARCH
-    }
-
     fn name(&self) -> &str {
         "always-fails"
     }
@@ -154,8 +148,8 @@ impl Backend for AlwaysFails {
         _model: &Model,
         _limit: usize,
         _budget: &Budget,
-        _sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+        _sink: &mut Sink,
+    ) -> SolveResult {
         Err(BackendError::Failed {
             backend: "always-fails".into(),
             message: "exit status 139".into(),
@@ -167,10 +161,6 @@ impl Backend for AlwaysFails {
 struct WrongTiling;
 
 impl Backend for WrongTiling {
-    fn capabilities(&self) -> dominofit::backend::Capabilities {
-        dominofit::backend::registry::SEARCH
-    }
-
     fn name(&self) -> &str {
         "wrong-tiling"
     }
@@ -180,8 +170,8 @@ impl Backend for WrongTiling {
         _model: &Model,
         _limit: usize,
         _budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+        sink: &mut Sink,
+    ) -> SolveResult {
         sink(&[0]);
         Ok(Outcome {
             ending: Ending::Exhausted,

@@ -46,16 +46,13 @@ pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
     Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
 }
 
-/// Compiles, solves and verifies one instance. Time covers compilation and search
-/// (board construction included, as in the paper's protocol), not verification.
-///
-/// # Errors
-/// The backend failed, or returned a tiling the verifier rejects.
-pub fn run(
+/// What `run` and `count` do first: the clock, the budget, and the model in the
+/// families asked for (or the backend's), refused here when the backend cannot read them.
+fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
-) -> Result<Report, BackendError> {
+) -> Result<(Instant, Budget<'static>, Model), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
@@ -66,6 +63,20 @@ pub fn run(
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     check_families(backend, &model)?;
+    Ok((start, budget, model))
+}
+
+/// Compiles, solves and verifies one instance. Time covers compilation and search
+/// (board construction included, as in the paper's protocol), not verification.
+///
+/// # Errors
+/// The backend failed, or returned a tiling the verifier rejects.
+pub fn run(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Report, BackendError> {
+    let (start, budget, model) = prepare(instance, backend, request)?;
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
     let (outcome, reason) = match &model.infeasible {
         Some(reason) => (
@@ -183,13 +194,7 @@ pub fn count(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<CountReport, BackendError> {
-    let start = Instant::now();
-    let budget = Budget::with_timeout(request.timeout);
-    let families = request
-        .families
-        .unwrap_or_else(|| backend.default_families());
-    let model = model::compile(instance, families);
-    check_families(backend, &model)?;
+    let (start, budget, model) = prepare(instance, backend, request)?;
     if let Some(reason) = &model.infeasible {
         return Ok(CountReport {
             name: instance.name.clone(),
@@ -271,11 +276,11 @@ struct Stats<'a> {
 }
 
 impl<'a> Stats<'a> {
-    fn new(
+    fn of(
         time: Duration,
         counters: &'a Counters,
         ending: Ending,
-        reason: Option<&'a str>,
+        reason: &'a Option<String>,
     ) -> Self {
         // A tenth of a microsecond: enough to tell medians of game-size boards apart.
         let time_ms = (time.as_secs_f64() * 1e7).round() / 1e4;
@@ -283,7 +288,7 @@ impl<'a> Stats<'a> {
             time_ms,
             counters,
             stopped: matches!(ending, Ending::Timeout | Ending::Capped).then_some(ending),
-            reason,
+            reason: reason.as_deref(),
         }
     }
 }
@@ -308,12 +313,7 @@ impl serde::Serialize for Report {
             status: self.status.name(),
             complete: self.complete,
             solutions: &self.solutions,
-            stats: Stats::new(
-                self.time,
-                &self.counters,
-                self.ending,
-                self.reason.as_deref(),
-            ),
+            stats: Stats::of(self.time, &self.counters, self.ending, &self.reason),
         }
         .serialize(serializer)
     }
@@ -336,12 +336,7 @@ impl serde::Serialize for CountReport {
             backend: &self.backend,
             count: self.count.to_string(),
             complete: self.complete,
-            stats: Stats::new(
-                self.time,
-                &self.counters,
-                self.ending,
-                self.reason.as_deref(),
-            ),
+            stats: Stats::of(self.time, &self.counters, self.ending, &self.reason),
         }
         .serialize(serializer)
     }

@@ -18,7 +18,9 @@ use good_lp::{
     WithTimeLimit, constraint, variable,
 };
 
-use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use crate::backend::{
+    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
+};
 use crate::lower::lp::{LinearEquality, equalities};
 use crate::model::{Model, PlacementId};
 
@@ -52,10 +54,6 @@ enum Answer {
 }
 
 impl Backend for Ilp {
-    fn capabilities(&self) -> super::Capabilities {
-        super::registry::ILP
-    }
-
     fn name(&self) -> &str {
         match self.solver {
             IlpSolver::Microlp => "microlp",
@@ -66,13 +64,7 @@ impl Backend for Ilp {
         }
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        _limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         let rows = equalities(model);
         let counters = Counters {
             vars: Some(model.placements.len() as u64),

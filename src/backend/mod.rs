@@ -214,12 +214,23 @@ pub(crate) fn lower_cnf(
     }
 }
 
+/// Where a backend hands each tiling it finds, as placement ids; the answer says whether
+/// to go on.
+pub type Sink<'s> = dyn FnMut(&[PlacementId]) -> Control + 's;
+
+/// What [`Backend::solve`] returns.
+pub type SolveResult = Result<Outcome, BackendError>;
+
 /// Something that solves a compiled model.
 pub trait Backend: Send + Sync {
     fn name(&self) -> &str;
 
-    /// What it can do, for the checks made before it runs (see [`registry`]).
-    fn capabilities(&self) -> Capabilities;
+    /// What it can do, for the checks made before it runs: a built-in backend's entry in
+    /// [`registry::BUILTINS`]; backends the registry does not know by name (external
+    /// programs, portfolios, renamings) say it themselves.
+    fn capabilities(&self) -> Capabilities {
+        registry::builtin(self.name()).map_or(registry::UNKNOWN, |b| b.capabilities)
+    }
 
     /// The constraint families this backend wants when the user does not choose.
     fn default_families(&self) -> Families {
@@ -233,13 +244,7 @@ pub trait Backend: Send + Sync {
     ///
     /// # Errors
     /// The backend cannot take the model or failed; never for an unsatisfiable model.
-    fn solve(
-        &self,
-        model: &Model,
-        limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError>;
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult;
 
     /// Counts solutions without enumerating them, for backends that can (the frontier
     /// DP); `None` means count by enumeration through [`Backend::solve`].
@@ -354,13 +359,7 @@ impl Backend for Renamed {
         self.inner.default_families()
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         self.inner.solve(model, limit, budget, sink)
     }
 

@@ -19,7 +19,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult};
 use crate::model::{Families, Model, PlacementId};
 
 /// The portfolio backend.
@@ -40,7 +40,7 @@ impl std::fmt::Debug for Portfolio {
 /// What one member did.
 struct Finish {
     member: usize,
-    result: Result<Outcome, BackendError>,
+    result: SolveResult,
     found: Vec<Vec<PlacementId>>,
 }
 
@@ -96,11 +96,7 @@ fn run_member(
 
 /// Hands the winner's tilings to the caller's sink; an exhausted search the sink
 /// stopped early ends `Stopped`, as any backend's would.
-fn pass_on(
-    found: &[Vec<PlacementId>],
-    ending: Ending,
-    sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-) -> Ending {
+fn pass_on(found: &[Vec<PlacementId>], ending: Ending, sink: &mut Sink) -> Ending {
     for ids in found {
         if sink(ids) == Control::Stop {
             return match ending {
@@ -142,13 +138,7 @@ impl Backend for Portfolio {
         Families::Colour
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         if self.members.is_empty() {
             return Err(BackendError::Failed {
                 backend: self.name.clone(),

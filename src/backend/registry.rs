@@ -23,34 +23,36 @@ pub struct Capabilities {
     pub interruptible: bool,
 }
 
-/// A search over the quota families: no encoding, no raw sums, stops at any node.
-pub const SEARCH: Capabilities = Capabilities {
+/// A backend the registry does not know, until it says otherwise: nothing is assumed.
+pub const UNKNOWN: Capabilities = Capabilities {
     counts_directly: false,
     takes_raw_sums: false,
     takes_encoding: false,
+    interruptible: false,
+};
+
+/// A search over the quota families: no encoding, no raw sums, stops at any node.
+pub const SEARCH: Capabilities = Capabilities {
     interruptible: true,
-};
-
-/// A SAT solver on the CNF lowering (varisat: it runs on in its thread when abandoned).
-pub const SAT: Capabilities = Capabilities {
-    counts_directly: false,
-    takes_raw_sums: true,
-    takes_encoding: true,
-    interruptible: false,
-};
-
-/// An ILP solver on the 0/1 program: it reads sums directly, no encoding.
-pub const ILP: Capabilities = Capabilities {
-    counts_directly: false,
-    takes_raw_sums: true,
-    takes_encoding: false,
-    interruptible: false,
+    ..UNKNOWN
 };
 
 /// The frontier DP: a search that also counts directly.
 pub const DP: Capabilities = Capabilities {
     counts_directly: true,
     ..SEARCH
+};
+
+/// A SAT solver on the CNF lowering (varisat: it runs on in its thread when abandoned).
+pub const SAT: Capabilities = Capabilities {
+    takes_encoding: true,
+    ..ILP
+};
+
+/// An ILP solver on the 0/1 program: it reads sums directly, no encoding.
+pub const ILP: Capabilities = Capabilities {
+    takes_raw_sums: true,
+    ..UNKNOWN
 };
 
 /// One built-in backend.

@@ -11,7 +11,9 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use crate::backend::{
+    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
+};
 use crate::encode::{Encoding, Lit};
 use crate::lower::cnf::LoweredCnf;
 use crate::model::{Model, PlacementId};
@@ -75,17 +77,7 @@ impl Backend for Sat {
         self.engine.name()
     }
 
-    fn capabilities(&self) -> super::Capabilities {
-        super::registry::SAT
-    }
-
-    fn solve(
-        &self,
-        model: &Model,
-        _limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         let Some(lowered) = super::lower_cnf(self.name(), model, self.encoding, budget)? else {
             return Ok(Outcome {
                 ending: Ending::Timeout,
@@ -228,11 +220,7 @@ mod cadical {
     use crate::lower::cnf::LoweredCnf;
     use crate::model::PlacementId;
 
-    pub fn solve(
-        lowered: &LoweredCnf,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Ending, String> {
+    pub fn solve(lowered: &LoweredCnf, budget: &Budget, sink: &mut Sink) -> Result<Ending, String> {
         let mut solver = rustsat_cadical::CaDiCaL::default();
         let mut clause: Vec<Lit> = Vec::new();
         for c in lowered.cnf.clauses() {

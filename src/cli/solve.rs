@@ -2,19 +2,23 @@
 
 use super::*;
 
-pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
-    let common = &args.common;
+/// What `solve` and `count` share: the backend, the boards and the request.
+fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Instance>, Request)> {
     let backend = backend_named(
         &common.backend,
         common.encoding,
         common.threads.map(|t| t as usize),
     )?;
-    let instances = read_instances(&common.file)?;
     let request = Request {
-        limit: args.limit,
+        limit,
         timeout: common.timeout,
         families: common.families,
     };
+    Ok((backend, read_instances(&common.file)?, request))
+}
+
+pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
+    let (backend, instances, request) = prepare(&args.common, args.limit)?;
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
@@ -29,7 +33,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
             continue;
         };
         tally.unknown |= report.status == Status::Unknown;
-        let text = match common.format {
+        let text = match args.common.format {
             Format::Json => output::solve_json(&report),
             Format::Text => output::solve_text(instance, &report),
         };
@@ -84,18 +88,7 @@ impl Tally {
 }
 
 pub(super) fn count(args: CountArgs) -> Result<ExitCode> {
-    let common = &args.common;
-    let backend = backend_named(
-        &common.backend,
-        common.encoding,
-        common.threads.map(|t| t as usize),
-    )?;
-    let instances = read_instances(&common.file)?;
-    let request = Request {
-        limit: 0,
-        timeout: common.timeout,
-        families: common.families,
-    };
+    let (backend, instances, request) = prepare(&args.common, 0)?;
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
@@ -107,7 +100,7 @@ pub(super) fn count(args: CountArgs) -> Result<ExitCode> {
             continue;
         };
         tally.unknown |= !report.complete;
-        let text = match common.format {
+        let text = match args.common.format {
             Format::Json => output::count_json(&report),
             Format::Text => output::count_text(&report),
         };

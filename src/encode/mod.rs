@@ -132,9 +132,7 @@ impl std::str::FromStr for Encoding {
     type Err = UnknownEncoding;
 
     fn from_str(text: &str) -> Result<Encoding, UnknownEncoding> {
-        Encoding::ALL
-            .into_iter()
-            .find(|e| e.name() == text)
+        crate::find_named(&Encoding::ALL, Encoding::name, text)
             .ok_or_else(|| UnknownEncoding(text.to_string()))
     }
 }

@@ -32,18 +32,8 @@ pub fn write_to(
     blocked: &[Vec<u32>],
     stop: &dyn Fn() -> bool,
 ) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "c dominofit model of {} ({}x{}), families {}, encoding {}",
-        crate::escape::comment(&model.name),
-        model.rows,
-        model.cols,
-        model.families.name(),
-        lowered.encoding.name()
-    )?;
-    if let Some(reason) = &model.infeasible {
-        writeln!(out, "c infeasible by clue inversion: {reason}")?;
-    }
+    let encoding = format!(", encoding {}", lowered.encoding.name());
+    out.write_all(super::header(model, "c", &encoding).as_bytes())?;
     for part in &lowered.parts {
         writeln!(
             out,

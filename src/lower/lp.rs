@@ -69,17 +69,7 @@ pub fn write(model: &Model) -> String {
 /// enumerating solutions with a solver that runs once per file.
 pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "\\ dominofit model of {} ({}x{}), families {}",
-        crate::escape::comment(&model.name),
-        model.rows,
-        model.cols,
-        model.families.name()
-    );
-    if let Some(reason) = &model.infeasible {
-        let _ = writeln!(out, "\\ infeasible by clue inversion: {reason}");
-    }
+    out.push_str(&super::header(model, "\\", ""));
     let names: Vec<String> = (0..model.placements.len() as u32)
         .map(|id| variable_name(model, id))
         .collect();

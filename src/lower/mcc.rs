@@ -63,17 +63,11 @@ pub fn write(model: &Model) -> Result<String, MccError> {
     }
     let mut groups_of: Vec<Vec<String>> = vec![Vec::new(); model.placements.len()];
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "| dominofit model of {} ({}x{}), families {}: exact cover with multiplicities",
-        crate::escape::comment(&model.name),
-        model.rows,
-        model.cols,
-        model.families.name()
-    );
-    if let Some(reason) = &model.infeasible {
-        let _ = writeln!(out, "| infeasible by clue inversion: {reason}");
-    }
+    out.push_str(&super::header(
+        model,
+        "|",
+        ": exact cover with multiplicities",
+    ));
     let mut items: Vec<String> = model
         .covers
         .iter()

@@ -8,3 +8,21 @@ pub mod dimacs;
 pub mod lp;
 pub mod mcc;
 pub mod opb;
+
+/// The opening comment lines every file format carries: which board, which families
+/// (and `detail`, such as the encoding), and the clue-inversion refutation when there
+/// is one. `mark` starts a comment line in the format. The board's name is escaped for
+/// a comment (`escape::comment`): it is data, never syntax.
+pub(crate) fn header(model: &crate::model::Model, mark: &str, detail: &str) -> String {
+    let mut out = format!(
+        "{mark} dominofit model of {} ({}x{}), families {}{detail}\n",
+        crate::escape::comment(&model.name),
+        model.rows,
+        model.cols,
+        model.families.name(),
+    );
+    if let Some(reason) = &model.infeasible {
+        out.push_str(&format!("{mark} infeasible by clue inversion: {reason}\n"));
+    }
+    out
+}

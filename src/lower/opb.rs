@@ -36,17 +36,7 @@ pub fn write(model: &Model) -> String {
         model.placements.len().max(1),
         constraints.len()
     );
-    let _ = writeln!(
-        out,
-        "* dominofit model of {} ({}x{}), families {}",
-        crate::escape::comment(&model.name),
-        model.rows,
-        model.cols,
-        model.families.name()
-    );
-    if let Some(reason) = &model.infeasible {
-        let _ = writeln!(out, "* infeasible by clue inversion: {reason}");
-    }
+    out.push_str(&super::header(model, "*", ""));
     for (k, p) in model.placements.iter().enumerate() {
         let _ = writeln!(
             out,

@@ -60,9 +60,7 @@ impl std::str::FromStr for Families {
     type Err = UnknownFamilies;
 
     fn from_str(text: &str) -> Result<Families, UnknownFamilies> {
-        Families::ALL
-            .into_iter()
-            .find(|f| f.name() == text)
+        crate::find_named(&Families::ALL, Families::name, text)
             .ok_or_else(|| UnknownFamilies(text.to_string()))
     }
 }

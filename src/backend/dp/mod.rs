@@ -15,7 +15,8 @@ use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 
 use crate::backend::{
-    Backend, BackendError, Budget, Control, Counters, Ending, ExactCount, Outcome,
+    Backend, BackendError, Budget, Control, Counters, Ending, ExactCount, Outcome, Sink,
+    SolveResult,
 };
 use crate::model::{Families, Model, PlacementId};
 use crate::puzzle::Piece;
@@ -190,21 +191,11 @@ impl Backend for Dp {
         "dp"
     }
 
-    fn capabilities(&self) -> super::Capabilities {
-        super::registry::DP
-    }
-
     fn default_families(&self) -> Families {
         Families::Minimal
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        _limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         // A counting pass first: it needs two layers only, says whether there is
         // anything to recover, and measures exactly what keeping every layer costs.
         let (problem, flipped) = self.problem(model)?;

@@ -21,7 +21,9 @@ pub use answer::AnswerError;
 pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, InputFormat};
 pub use runner::{ProbeError, RunError};
 
-use crate::backend::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome};
+use crate::backend::{
+    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
+};
 use crate::encode::Encoding;
 use crate::lower::{cnf, dimacs, lp};
 use crate::model::{Model, PlacementId};
@@ -180,14 +182,8 @@ impl Backend for External {
         }
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        _limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
-        let timeout = |counters: &Counters| -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
+        let timeout = |counters: &Counters| -> SolveResult {
             if crate::interrupt::requested() {
                 return Err(BackendError::Interrupted);
             }

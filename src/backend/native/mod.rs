@@ -12,8 +12,8 @@ mod layout;
 mod matching;
 mod search;
 
-use crate::backend::{Backend, BackendError, Budget, Capabilities, Control, Outcome, registry};
-use crate::model::{Families, Model, PlacementId};
+use crate::backend::{Backend, BackendError, Budget, Sink, SolveResult};
+use crate::model::{Families, Model};
 
 pub use farkas::wait_for_abandoned_lp;
 pub use search::SearchOptions;
@@ -33,10 +33,6 @@ impl Backend for Native {
         }
     }
 
-    fn capabilities(&self) -> Capabilities {
-        registry::SEARCH
-    }
-
     /// The colour splits too: they cost about a fifth more at game size (more groups to
     /// compile and maintain) and cut the search by orders of magnitude on large and
     /// adversarial boards, where row-by-row search with the line and cut quotas alone
@@ -45,13 +41,7 @@ impl Backend for Native {
         Families::Colour
     }
 
-    fn solve(
-        &self,
-        model: &Model,
-        limit: usize,
-        budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
-    ) -> Result<Outcome, BackendError> {
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         if model.families == Families::Raw {
             // `backend::run` refuses this first; a caller of `solve` may not have.
             return Err(BackendError::Unsupported {

@@ -7,7 +7,7 @@ use super::Search;
 use super::lp::FARKAS_MAX_CELLS;
 use super::order::luby;
 use super::stall::Filter;
-use crate::backend::{Budget, Control, Ending, Outcome};
+use crate::backend::{Budget, Control, Ending, Outcome, Sink};
 use crate::model::PlacementId;
 
 /// A branching point: the candidates for one cell and how far we got through them.
@@ -34,7 +34,7 @@ impl<'a> Search<'a> {
         mut self,
         limit: usize,
         budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+        sink: &mut Sink,
     ) -> Outcome {
         let lay = self.lay;
         for c in 0..lay.cells {
@@ -140,7 +140,7 @@ impl<'a> Search<'a> {
         cutoff: Option<u64>,
         perturb: bool,
         budget: &Budget,
-        sink: &mut dyn FnMut(&[PlacementId]) -> Control,
+        sink: &mut Sink,
         reported: &mut FxHashSet<Box<[PlacementId]>>,
     ) -> Option<Ending> {
         let lay = self.lay;
