@@ -172,7 +172,7 @@ pub fn unique(
                 blocked[hole.row * cols + hole.col] = true;
                 blocked[r2 * cols + c2] = true;
                 tiling = Solution::from_pieces(tiling.pieces().filter(|p| *p != hole));
-                instance = with_clues_of(instance.name, rows, cols, blocked, &tiling);
+                instance = with_clues_of(instance.name, rows, cols, blocked, &tiling)?;
             }
             _ => {
                 return Err(DesignError::Undecided {

@@ -216,7 +216,7 @@ mod cadical {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
     use rustsat::types::{Lit, TernaryVal};
 
-    use crate::backend::{Budget, Control, Ending};
+    use crate::backend::{Budget, Control, Ending, Sink};
     use crate::lower::cnf::LoweredCnf;
     use crate::model::PlacementId;
 

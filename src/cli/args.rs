@@ -165,39 +165,13 @@ pub(super) struct VerifyArgs {
     pub(super) solution: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(super) enum EmitFormat {
-    /// The intermediate model: placements, covers, quota groups, raw clue sums.
-    ModelJson,
-    /// DIMACS CNF with `c var` lines and the `c p show` projection over the placements.
-    Dimacs,
-    /// Pseudo-Boolean competition format: every constraint a linear equality.
-    Opb,
-    /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
-    Lp,
-    /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
-    Mcc,
-}
-
-impl EmitFormat {
-    pub(super) fn extension(self) -> &'static str {
-        match self {
-            EmitFormat::ModelJson => "model.json",
-            EmitFormat::Dimacs => "cnf",
-            EmitFormat::Opb => "opb",
-            EmitFormat::Lp => "lp",
-            EmitFormat::Mcc => "dlx",
-        }
-    }
-}
-
 #[derive(Debug, Args)]
 pub(super) struct EmitArgs {
     /// Instance (.json) or workload (.jsonl) file, or `-` for standard input.
     pub(super) file: String,
     /// Output format.
     #[arg(long, value_enum)]
-    pub(super) to: EmitFormat,
+    pub(super) to: dominofit::lower::Format,
     /// Output file (one instance) or directory (a workload: one file per instance).
     /// Written whole or not at all. Default: standard output.
     #[arg(long, short)]

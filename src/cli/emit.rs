@@ -2,29 +2,31 @@
 
 use super::*;
 
-/// Writes the emitted form of one instance to `out`. DIMACS is streamed clause by
-/// clause: its text is the largest of the formats and is never held whole.
+/// Writes the emitted form of one instance to `out`.
 pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {
     let model = model::compile(instance, args.families);
     let context = || format!("instance `{}`", terminal(&instance.name));
-    let text = match args.to {
-        EmitFormat::ModelJson => model.to_json_dump(),
-        EmitFormat::Dimacs => {
-            let lowered = dominofit::lower::cnf::lower_within(
-                &model,
-                args.encoding,
-                dominofit::memory::default_budget(),
-                &dominofit::interrupt::requested,
-            )
-            .with_context(context)?;
-            dimacs::write_to(out, &model, &lowered, &[], &dominofit::interrupt::requested)?;
-            return Ok(());
-        }
-        EmitFormat::Opb => opb::write(&model),
-        EmitFormat::Lp => lp::write(&model),
-        EmitFormat::Mcc => mcc::write(&model).with_context(context)?,
+    let lowered = if args.to.needs_cnf() {
+        let lowered = dominofit::lower::cnf::lower_within(
+            &model,
+            args.encoding,
+            dominofit::memory::default_budget(),
+            &dominofit::interrupt::requested,
+        )
+        .with_context(context)?;
+        Some(lowered)
+    } else {
+        None
     };
-    out.write_all(text.as_bytes())?;
+    args.to
+        .write(
+            out,
+            &model,
+            lowered.as_ref(),
+            &[],
+            &dominofit::interrupt::requested,
+        )
+        .with_context(context)?;
     Ok(())
 }
 

@@ -29,7 +29,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use dominofit::backend::{self, Backend, BackendError, BackendOptions, Request, Status, external};
 use dominofit::encode::Encoding;
 use dominofit::escape::terminal;
-use dominofit::lower::{dimacs, lp, mcc, opb};
+
 use dominofit::model::{self, Families};
 use dominofit::puzzle::generate::{planted, planted_open};
 use dominofit::puzzle::parse::{read_instances, read_solutions};

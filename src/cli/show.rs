@@ -123,7 +123,7 @@ pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
             status,
             version,
             missing,
-            reads: descriptor.reads.name(),
+            reads: descriptor.reads.title(),
             capabilities,
             encodings: encodings(capabilities),
         });

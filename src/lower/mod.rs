@@ -5,9 +5,12 @@
 
 pub mod cnf;
 pub mod dimacs;
+mod format;
 pub mod lp;
 pub mod mcc;
 pub mod opb;
+
+pub use format::{Format, UnknownFormat, WriteError};
 
 /// The opening comment lines every file format carries: which board, which families
 /// (and `detail`, such as the encoding), and the clue-inversion refutation when there

@@ -25,6 +25,9 @@ pub enum GenerateError {
         "a {rows}x{cols} board is larger than supported: at most {MAX_SIDE} rows or columns and {MAX_CELLS} cells"
     )]
     TooLarge { rows: usize, cols: usize },
+    /// Parts that do not make a board (a caller's blocked cells of the wrong length).
+    #[error(transparent)]
+    Instance(#[from] super::InstanceError),
 }
 
 /// A uniform integer in `0..n` (n > 0), by rejection so every value is equally likely
@@ -126,19 +129,22 @@ fn plant(
     let kept = Solution::from_pieces(pieces[remove..].iter().copied());
     let kind = if holes { "planted" } else { "open" };
     let name = format!("{kind}-{rows}x{cols}-s{seed}-{}", index + 1);
-    let instance = with_clues_of(name, rows, cols, blocked, &kept);
+    let instance = with_clues_of(name, rows, cols, blocked, &kept)?;
     Ok((instance, kept))
 }
 
 /// The board whose clues are the dots of `tiling`, with `blocked` cells as given.
 /// The tiling is not checked against the blocked cells; the caller planted it there.
+///
+/// # Errors
+/// `blocked` does not have one flag per cell, or the size is out of range.
 pub fn with_clues_of(
     name: String,
     rows: usize,
     cols: usize,
     blocked: Vec<bool>,
     tiling: &Solution,
-) -> Instance {
+) -> Result<Instance, GenerateError> {
     let mut row_clues = vec![0u64; rows];
     let mut col_clues = vec![0u64; cols];
     for piece in tiling.pieces() {
@@ -149,14 +155,13 @@ pub fn with_clues_of(
         row_clues[r2] += d2;
         col_clues[c2] += d2;
     }
-    Instance {
+    Ok(Instance::new(
         name,
-        rows,
-        cols,
+        (rows, cols),
         blocked,
         row_clues,
         col_clues,
-    }
+    )?)
 }
 
 const NONE: u32 = u32::MAX;

@@ -76,7 +76,59 @@ pub struct Instance {
     pub col_clues: Vec<u64>,
 }
 
+/// Why parts do not make a board: the shapes that every other module relies on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstanceError {
+    #[error(
+        "a {rows}x{cols} board is empty or larger than supported (at most {MAX_SIDE} rows or columns and {MAX_CELLS} cells)"
+    )]
+    Size { rows: usize, cols: usize },
+    #[error("{what} has {got} entries where the board needs {want}")]
+    Length {
+        what: &'static str,
+        got: usize,
+        want: usize,
+    },
+}
+
 impl Instance {
+    /// A board from its parts, checked: a size within [`MAX_SIDE`] and [`MAX_CELLS`],
+    /// one blocked flag per cell (row-major), one clue per row and per column. Clues are
+    /// not checked against each other: an unsatisfiable board is a board.
+    ///
+    /// # Errors
+    /// The first part that does not fit.
+    pub fn new(
+        name: String,
+        (rows, cols): (usize, usize),
+        blocked: Vec<bool>,
+        row_clues: Vec<u64>,
+        col_clues: Vec<u64>,
+    ) -> Result<Instance, InstanceError> {
+        let cells = rows.checked_mul(cols).filter(|&n| n > 0 && n <= MAX_CELLS);
+        if rows > MAX_SIDE || cols > MAX_SIDE || cells.is_none() {
+            return Err(InstanceError::Size { rows, cols });
+        }
+        for (what, got, want) in [
+            ("blocked", blocked.len(), rows * cols),
+            ("row_clues", row_clues.len(), rows),
+            ("col_clues", col_clues.len(), cols),
+        ] {
+            if got != want {
+                return Err(InstanceError::Length { what, got, want });
+            }
+        }
+        Ok(Instance {
+            name,
+            rows,
+            cols,
+            blocked,
+            row_clues,
+            col_clues,
+        })
+    }
+
     pub fn is_open(&self, row: usize, col: usize) -> bool {
         row < self.rows && col < self.cols && !self.blocked[row * self.cols + col]
     }

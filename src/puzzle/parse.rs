@@ -450,13 +450,11 @@ fn instance_from_value(
     }
     let row_clues = clue_field(object, "row_clues", rows, "rows", origin)?;
     let col_clues = clue_field(object, "col_clues", cols, "columns", origin)?;
-    Ok(Instance {
-        name,
-        rows,
-        cols,
-        blocked,
-        row_clues,
-        col_clues,
+    Instance::new(name, (rows, cols), blocked, row_clues, col_clues).map_err(|e| {
+        InputError::Board {
+            origin: origin.clone(),
+            message: e.to_string(),
+        }
     })
 }
 

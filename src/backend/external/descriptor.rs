@@ -16,29 +16,7 @@
 
 use serde::Deserialize;
 
-/// What the program reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum InputFormat {
-    Dimacs,
-    Lp,
-}
-
-impl InputFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            InputFormat::Dimacs => "cnf",
-            InputFormat::Lp => "lp",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            InputFormat::Dimacs => "DIMACS CNF",
-            InputFormat::Lp => "CPLEX LP",
-        }
-    }
-}
+use crate::lower::Format;
 
 /// How to read the program's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -61,7 +39,9 @@ pub struct Descriptor {
     pub name: String,
     #[serde(default)]
     pub about: String,
-    pub reads: InputFormat,
+    /// What the program reads: `dimacs` or `lp` (a [`Format`] that an answer format
+    /// below goes with).
+    pub reads: Format,
     pub command: Vec<String>,
     #[serde(default)]
     pub time_limit: Vec<String>,
@@ -151,9 +131,9 @@ impl Descriptor {
         let fits = matches!(
             (d.reads, d.answer),
             (
-                InputFormat::Dimacs,
+                Format::Dimacs,
                 AnswerFormat::Competition | AnswerFormat::Minisat
-            ) | (InputFormat::Lp, AnswerFormat::Cbc | AnswerFormat::Glpsol)
+            ) | (Format::Lp, AnswerFormat::Cbc | AnswerFormat::Glpsol)
         );
         if !fits {
             return Err(invalid(format!(

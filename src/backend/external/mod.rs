@@ -18,14 +18,14 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use answer::AnswerError;
-pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, InputFormat};
+pub use descriptor::{AnswerFormat, Descriptor, DescriptorError};
 pub use runner::{ProbeError, RunError};
 
 use crate::backend::{
     Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
 };
 use crate::encode::Encoding;
-use crate::lower::{cnf, dimacs, lp};
+use crate::lower::{cnf, lp};
 use crate::model::{Model, PlacementId};
 use answer::Verdict;
 
@@ -144,12 +144,14 @@ impl External {
             |e: std::io::Error| self.error(format!("cannot write {}: {e}", path.display()));
         let file = std::fs::File::create(path).map_err(cannot)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        let written = match (self.descriptor.reads, lowered) {
-            (InputFormat::Dimacs, Some(lowered)) => {
-                dimacs::write_to(&mut out, model, lowered, blocked, &|| budget.expired())
-            }
-            _ => out.write_all(lp::write_cuts(model, blocked).as_bytes()),
-        };
+        let written = self
+            .descriptor
+            .reads
+            .write(&mut out, model, lowered, blocked, &|| budget.expired())
+            .map_err(|e| match e {
+                crate::lower::WriteError::Io(e) => e,
+                other => std::io::Error::other(other),
+            });
         match written.and_then(|()| out.flush()) {
             Ok(()) => Ok(!budget.expired()),
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => Ok(false),
@@ -177,7 +179,7 @@ impl Backend for External {
         crate::backend::Capabilities {
             counts_directly: false,
             takes_raw_sums: true,
-            takes_encoding: self.descriptor.reads == descriptor::InputFormat::Dimacs,
+            takes_encoding: self.descriptor.reads.needs_cnf(),
             interruptible: true,
         }
     }
@@ -192,14 +194,13 @@ impl Backend for External {
                 counters: counters.clone(),
             })
         };
-        let lowered = match self.descriptor.reads {
-            InputFormat::Dimacs => {
-                match crate::backend::lower_cnf(self.name(), model, self.encoding, budget)? {
-                    Some(lowered) => Some(lowered),
-                    None => return timeout(&Counters::default()),
-                }
+        let lowered = if self.descriptor.reads.needs_cnf() {
+            match crate::backend::lower_cnf(self.name(), model, self.encoding, budget)? {
+                Some(lowered) => Some(lowered),
+                None => return timeout(&Counters::default()),
             }
-            InputFormat::Lp => None,
+        } else {
+            None
         };
         let counters = Counters {
             vars: lowered.as_ref().map(|l| l.vars as u64),

@@ -2,9 +2,7 @@
 //! the brute-force enumerator where it is quick enough, and agreement between every
 //! configuration of the native search where it is not.
 
-mod common;
-
-use common::{all_tilings, clues_of};
+use crate::common::{all_tilings, clues_of, eager_options, plain_options, scheduled_options};
 use dominofit::backend::native::{Native, SearchOptions};
 use dominofit::backend::{self, Backend, Request, Status};
 use dominofit::model::Families;
@@ -12,20 +10,8 @@ use dominofit::puzzle::generate::planted;
 use dominofit::puzzle::{Instance, Solution};
 
 fn configurations() -> Vec<(&'static str, Native)> {
-    let plain = SearchOptions {
-        failure_cache: false,
-        path_capacity: false,
-        colour_balance: false,
-        quota_ratio_order: false,
-        restarts: false,
-        ..SearchOptions::default()
-    };
-    let eager = SearchOptions {
-        transport: true,
-        restart_unit: 1,
-        component_limit: 1,
-        ..SearchOptions::default()
-    };
+    let plain = plain_options();
+    let eager = eager_options();
     let small_components = SearchOptions {
         component_limit: 3,
         ..SearchOptions::default()
@@ -39,16 +25,7 @@ fn configurations() -> Vec<(&'static str, Native)> {
         colour_balance: false,
         ..SearchOptions::default()
     };
-    // The default's scheduled matching filter and LP refutation, made eager.
-    let scheduled = SearchOptions {
-        matching: false,
-        matching_root_min_cells: 0,
-        matching_after_failures: 1,
-        matching_share: 100,
-        farkas_after_failures: 1,
-        restart_unit: 1,
-        ..SearchOptions::default()
-    };
+    let scheduled = scheduled_options();
     vec![
         ("default", Native::default()),
         ("scheduled", Native { options: scheduled }),

@@ -17,13 +17,7 @@ impl Backend for AlwaysUnsat {
         "always-unsat"
     }
 
-    fn solve(
-        &self,
-        _model: &Model,
-        _limit: usize,
-        _budget: &Budget,
-        _sink: &mut Sink,
-    ) -> SolveResult {
+    fn solve(&self, _: &Model, _: usize, _: &Budget, _: &mut Sink) -> SolveResult {
         Ok(Outcome {
             ending: Ending::Exhausted,
             counters: Counters::default(),
@@ -143,13 +137,7 @@ impl Backend for AlwaysFails {
         "always-fails"
     }
 
-    fn solve(
-        &self,
-        _model: &Model,
-        _limit: usize,
-        _budget: &Budget,
-        _sink: &mut Sink,
-    ) -> SolveResult {
+    fn solve(&self, _: &Model, _: usize, _: &Budget, _: &mut Sink) -> SolveResult {
         Err(BackendError::Failed {
             backend: "always-fails".into(),
             message: "exit status 139".into(),

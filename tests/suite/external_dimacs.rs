@@ -5,8 +5,6 @@
 //! Without the program the test is skipped, except under CI (`CI=true`), where a missing
 //! solver is a failure: `.ci/run` installs it with `scripts/install-solvers.sh`.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -66,25 +64,20 @@ fn run_cadical(cnf_path: &std::path::Path) -> Option<Vec<i64>> {
 
 fn round_trip(instance_path: &str, encoding: &str, families: &str, dir: &std::path::Path) -> bool {
     let cnf = dir.join("model.cnf");
-    let emitted = Command::new(cargo_bin("dominofit"))
-        .args([
-            "emit",
-            instance_path,
-            "--to",
-            "dimacs",
-            "--encoding",
-            encoding,
-            "--families",
-            families,
-            "-o",
-        ])
-        .arg(&cnf)
-        .output()
-        .unwrap();
-    assert!(
-        emitted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&emitted.stderr)
+    crate::common::succeed(
+        Command::new(cargo_bin("dominofit"))
+            .args([
+                "emit",
+                instance_path,
+                "--to",
+                "dimacs",
+                "--encoding",
+                encoding,
+                "--families",
+                families,
+                "-o",
+            ])
+            .arg(&cnf),
     );
     let dimacs = std::fs::read_to_string(&cnf).unwrap();
     let table = placement_table(&dimacs);
@@ -102,13 +95,13 @@ fn round_trip(instance_path: &str, encoding: &str, families: &str, dir: &std::pa
             }
         }
     }
-    common::assert_verifies(Path::new(instance_path), &vertical, &horizontal, dir);
+    crate::common::assert_verifies(Path::new(instance_path), &vertical, &horizontal, dir);
     true
 }
 
 #[test]
 fn cadical_solves_exported_dimacs() {
-    if !common::program_available("cadical", "--version") {
+    if !crate::common::program_available("cadical", "--version") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -125,7 +118,7 @@ fn cadical_solves_exported_dimacs() {
         }
     }
     // Planted boards, and an unsatisfiable one that cadical must refute.
-    for path in common::planted_files(dir.path(), 12, 12, 4, 8) {
+    for path in crate::common::planted_files(dir.path(), 12, 12, 4, 8) {
         assert!(round_trip(
             path.to_str().unwrap(),
             "totalizer",

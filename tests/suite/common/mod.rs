@@ -301,17 +301,11 @@ pub fn assert_verifies(
         serde_json::json!({"vertical": vertical, "horizontal": horizontal}).to_string(),
     )
     .unwrap();
-    let verified = std::process::Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
-        .arg("verify")
-        .arg(instance)
-        .arg(&solution)
-        .output()
-        .unwrap();
-    assert!(
-        verified.status.success(),
-        "{}: {}",
-        instance.display(),
-        String::from_utf8_lossy(&verified.stdout)
+    succeed(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
+            .arg("verify")
+            .arg(instance)
+            .arg(&solution),
     );
 }
 
@@ -331,4 +325,54 @@ pub fn program_available(program: &str, version_flag: &str) -> bool {
         eprintln!("skipping {program}: not installed (scripts/install-solvers.sh)");
     }
     found
+}
+
+/// Runs a command that must succeed; a failure shows the command and all it printed.
+pub fn succeed(command: &mut std::process::Command) -> std::process::Output {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{command:?} failed ({}): {}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The native search with every optional check and heuristic off: propagation alone.
+pub fn plain_options() -> dominofit::backend::native::SearchOptions {
+    dominofit::backend::native::SearchOptions {
+        failure_cache: false,
+        path_capacity: false,
+        colour_balance: false,
+        quota_ratio_order: false,
+        restarts: false,
+        ..Default::default()
+    }
+}
+
+/// Every optional mechanism at its most active: a restart after each failure, the
+/// colour check's large-component path on every component, the flow check on.
+pub fn eager_options() -> dominofit::backend::native::SearchOptions {
+    dominofit::backend::native::SearchOptions {
+        transport: true,
+        restart_unit: 1,
+        component_limit: 1,
+        ..Default::default()
+    }
+}
+
+/// The default's scheduled matching filter and LP refutation, made eager: from the
+/// first failure, at every stall, on every board size.
+pub fn scheduled_options() -> dominofit::backend::native::SearchOptions {
+    dominofit::backend::native::SearchOptions {
+        matching: false,
+        matching_root_min_cells: 0,
+        matching_after_failures: 1,
+        matching_share: 100,
+        farkas_after_failures: 1,
+        restart_unit: 1,
+        ..Default::default()
+    }
 }

@@ -3,9 +3,7 @@
 //! domain for every encoding and every family choice, and on the larger domain with
 //! the combinations taken in turn.
 
-mod common;
-
-use common::{check, extended_cases, paper_cases};
+use crate::common::{check, extended_cases, paper_cases};
 use dominofit::backend::sat::Sat;
 use dominofit::encode::Encoding;
 use dominofit::model::Families;

@@ -5,13 +5,11 @@
 //!
 //! Under CI (`CI=true`) a shipped program that is missing is a failure, not a skip.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
+use crate::common::{check, paper_cases};
 use assert_cmd::cargo::cargo_bin;
-use common::{check, paper_cases};
 use dominofit::backend::external::{self, AnswerError, Descriptor, External};
 use dominofit::backend::{self, BackendError, Ending, Request, Status};
 use dominofit::encode::Encoding;

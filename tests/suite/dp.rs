@@ -3,9 +3,7 @@
 //! orientations; counts against native enumeration on generated boards; arbitrary
 //! precision past 2^128; refusals instead of running out of memory.
 
-mod common;
-
-use common::{check, extended_cases, paper_cases};
+use crate::common::{check, extended_cases, paper_cases};
 use dominofit::backend::dp::frontier::{self, CutProblem, Stop};
 use dominofit::backend::dp::{Dp, Orientation};
 use dominofit::backend::native::Native;

@@ -1,32 +1,18 @@
 //! Complete solution sets of the native search against the brute-force enumerator, on
 //! every small board the paper exhausts and on larger families beyond it.
 
-mod common;
-
-use common::{Case, check, extended_cases, paper_cases};
+use crate::common::{
+    Case, check, eager_options, extended_cases, paper_cases, plain_options, scheduled_options,
+};
 use dominofit::backend::native::{Native, SearchOptions};
 use dominofit::model::Families;
 
 fn run_all(cases: &[Case], label: &str) {
     let plain = Native {
-        options: SearchOptions {
-            failure_cache: false,
-            path_capacity: false,
-            colour_balance: false,
-            quota_ratio_order: false,
-            restarts: false,
-            ..SearchOptions::default()
-        },
+        options: plain_options(),
     };
-    // Every optional mechanism at its most active: a restart after each failure, the
-    // colour check's large-component path on every component, the flow check on.
     let eager = Native {
-        options: SearchOptions {
-            transport: true,
-            restart_unit: 1,
-            component_limit: 1,
-            ..SearchOptions::default()
-        },
+        options: eager_options(),
     };
     // The matching filter on its own (no colour or capacity check to lean on), and on
     // top of everything else.
@@ -60,15 +46,7 @@ fn run_all(cases: &[Case], label: &str) {
         },
     };
     let scheduled = Native {
-        options: SearchOptions {
-            matching: false,
-            matching_root_min_cells: 0,
-            matching_after_failures: 1,
-            matching_share: 100,
-            farkas_after_failures: 1,
-            restart_unit: 1,
-            ..SearchOptions::default()
-        },
+        options: scheduled_options(),
     };
     let full = Native::default();
     let mut comparisons = 0;

@@ -3,9 +3,7 @@
 //! enumerator on small boards, the SAT backend on larger ones), and unsatisfiable
 //! boards must pass clue inversion, every cheap necessary check.
 
-mod common;
-
-use common::{all_tilings, clues_of};
+use crate::common::{all_tilings, clues_of};
 use dominofit::backend::native::Native;
 use dominofit::backend::sat::Sat;
 use dominofit::backend::{self, Backend, Request, Status};

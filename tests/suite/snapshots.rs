@@ -19,7 +19,7 @@ fn observed(board: &str) -> dominofit::puzzle::Instance {
 macro_rules! snapshot {
     ($name:expr, $text:expr) => {
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
@@ -31,12 +31,7 @@ macro_rules! snapshot {
 #[test]
 fn model_dumps() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [
-            Families::Minimal,
-            Families::All,
-            Families::Colour,
-            Families::Raw,
-        ] {
+        for families in Families::ALL {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("model-{board}-{}", families.name()),
@@ -79,12 +74,7 @@ fn opb() {
 #[test]
 fn lp_per_family() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [
-            Families::Minimal,
-            Families::All,
-            Families::Colour,
-            Families::Raw,
-        ] {
+        for families in Families::ALL {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("lp-{board}-{}", families.name()),

@@ -2,9 +2,7 @@
 //! by no-good cuts on the paper's exhaustive domain for every family choice (the raw
 //! clue sums included), and on part of the larger domain.
 
-mod common;
-
-use common::{check, extended_cases, paper_cases};
+use crate::common::{check, extended_cases, paper_cases};
 use dominofit::backend::ilp::Ilp;
 use dominofit::model::Families;
 

@@ -4,8 +4,6 @@
 //! process group, Ctrl-C at awkward moments, and output files that are links, devices
 //! or directories. Each test fails on the code before the fix.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -140,7 +138,7 @@ fn a_name_never_changes_a_solver_answer() {
             ("cbc", "cbc", "-quit"),
             ("glpsol", "glpsol", "--version"),
         ] {
-            if !program.is_empty() && !common::program_available(program, flag) {
+            if !program.is_empty() && !crate::common::program_available(program, flag) {
                 continue;
             }
             let out = dominofit()

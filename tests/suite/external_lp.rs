@@ -6,8 +6,6 @@
 //! their solution files. Without a program its part is skipped, except under CI
 //! (`CI=true`), where a missing solver is a failure (`scripts/install-solvers.sh`).
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -17,17 +15,7 @@ use assert_cmd::cargo::cargo_bin;
 type Values = Option<Vec<(String, f64)>>;
 
 fn run_cbc(lp: &Path, out: &Path) -> Values {
-    let status = Command::new("cbc")
-        .arg(lp)
-        .args(["solve", "solu"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stdout)
-    );
+    crate::common::succeed(Command::new("cbc").arg(lp).args(["solve", "solu"]).arg(out));
     let text = std::fs::read_to_string(out).unwrap();
     let first = text.lines().next().unwrap_or_default();
     if first.starts_with("Infeasible") || first.contains("infeasible") {
@@ -49,17 +37,12 @@ fn run_cbc(lp: &Path, out: &Path) -> Values {
 fn run_glpsol(lp: &Path, out: &Path) -> Values {
     // `-o` writes the printable report, which names the columns (`-w` would number them
     // in order of first appearance instead).
-    let status = Command::new("glpsol")
-        .arg("--lp")
-        .arg(lp)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stdout)
+    crate::common::succeed(
+        Command::new("glpsol")
+            .arg("--lp")
+            .arg(lp)
+            .arg("-o")
+            .arg(out),
     );
     let text = std::fs::read_to_string(out).unwrap();
     let verdict = text
@@ -95,17 +78,12 @@ fn round_trip(
     solver: fn(&Path, &Path) -> Values,
 ) -> bool {
     let lp = dir.join("model.lp");
-    let emitted = Command::new(cargo_bin("dominofit"))
-        .arg("emit")
-        .arg(instance)
-        .args(["--to", "lp", "--families", families, "-o"])
-        .arg(&lp)
-        .output()
-        .unwrap();
-    assert!(
-        emitted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&emitted.stderr)
+    crate::common::succeed(
+        Command::new(cargo_bin("dominofit"))
+            .arg("emit")
+            .arg(instance)
+            .args(["--to", "lp", "--families", families, "-o"])
+            .arg(&lp),
     );
     let Some(values) = solver(&lp, &dir.join("solution.txt")) else {
         return false;
@@ -127,7 +105,7 @@ fn round_trip(
             _ => {}
         }
     }
-    common::assert_verifies(instance, &vertical, &horizontal, dir);
+    crate::common::assert_verifies(instance, &vertical, &horizontal, dir);
     true
 }
 
@@ -143,7 +121,7 @@ fn exercise(solver: fn(&Path, &Path) -> Values) {
             );
         }
     }
-    for path in common::planted_files(dir.path(), 10, 10, 3, 4) {
+    for path in crate::common::planted_files(dir.path(), 10, 10, 3, 4) {
         assert!(round_trip(&path, "all", dir.path(), solver));
     }
     let unsat = dir.path().join("unsat.json");
@@ -158,14 +136,14 @@ fn exercise(solver: fn(&Path, &Path) -> Values) {
 
 #[test]
 fn cbc_solves_exported_lp() {
-    if common::program_available("cbc", "-quit") {
+    if crate::common::program_available("cbc", "-quit") {
         exercise(run_cbc);
     }
 }
 
 #[test]
 fn glpsol_solves_exported_lp() {
-    if common::program_available("glpsol", "--version") {
+    if crate::common::program_available("glpsol", "--version") {
         exercise(run_glpsol);
     }
 }

@@ -2,11 +2,9 @@
 //! (test code: it knows only the file's items and options) gives exactly the tilings of
 //! the brute-force enumerator, on the paper's exhaustive domain.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::paper_cases;
+use crate::common::paper_cases;
 use dominofit::lower::mcc;
 use dominofit::model::{Families, compile};
 use dominofit::puzzle::Solution;

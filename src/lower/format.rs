@@ -1,0 +1,140 @@
+//! The file formats dominofit writes, in one list: `emit --to` takes any of them, and a
+//! descriptor's `reads` names the one its program reads. A new format is a variant here
+//! with its names and its writer, and a module beside this one.
+
+use std::io::Write;
+
+use super::cnf::LoweredCnf;
+use super::{dimacs, lp, mcc, opb};
+use crate::model::{Model, PlacementId};
+
+/// A file format for a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// The intermediate model: placements, covers, quota groups, raw clue sums.
+    ModelJson,
+    /// DIMACS CNF with `c var` lines and the `c p show` projection over the placements.
+    Dimacs,
+    /// Pseudo-Boolean competition format: every constraint a linear equality.
+    Opb,
+    /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
+    Lp,
+    /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
+    Mcc,
+}
+
+/// Why a model could not be written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Mcc(#[from] mcc::MccError),
+    /// DIMACS needs the CNF lowering, which the caller did not pass.
+    #[error("DIMACS needs the CNF lowering of the model")]
+    NoCnf,
+    /// Tilings to exclude, in a format that cannot exclude them.
+    #[error("{format} cannot exclude tilings")]
+    CannotBlock { format: &'static str },
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [
+        Format::ModelJson,
+        Format::Dimacs,
+        Format::Opb,
+        Format::Lp,
+        Format::Mcc,
+    ];
+
+    /// The name on the command line and in descriptors.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::ModelJson => "model-json",
+            Format::Dimacs => "dimacs",
+            Format::Opb => "opb",
+            Format::Lp => "lp",
+            Format::Mcc => "mcc",
+        }
+    }
+
+    /// The file name extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::ModelJson => "model.json",
+            Format::Dimacs => "cnf",
+            Format::Opb => "opb",
+            Format::Lp => "lp",
+            Format::Mcc => "dlx",
+        }
+    }
+
+    /// The format's own name, for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            Format::ModelJson => "dominofit model JSON",
+            Format::Dimacs => "DIMACS CNF",
+            Format::Opb => "OPB",
+            Format::Lp => "CPLEX LP",
+            Format::Mcc => "MCC exact cover",
+        }
+    }
+
+    /// Whether the writer reads the CNF lowering (and so a cardinality encoding).
+    pub fn needs_cnf(self) -> bool {
+        self == Format::Dimacs
+    }
+
+    /// Writes `model` in this format, excluding the tilings in `blocked` (blocking
+    /// clauses in DIMACS, no-good cuts in LP; the other formats take none). DIMACS is
+    /// streamed clause by clause and looks at `stop` as it goes: its text is the largest
+    /// of the formats and is never held whole.
+    ///
+    /// # Errors
+    /// Writing failed or was stopped (`TimedOut`), the format refuses the model (MCC on
+    /// raw sums), or the arguments do not fit the format.
+    pub fn write(
+        self,
+        out: &mut dyn Write,
+        model: &Model,
+        lowered: Option<&LoweredCnf>,
+        blocked: &[Vec<PlacementId>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(), WriteError> {
+        if !blocked.is_empty() && !matches!(self, Format::Dimacs | Format::Lp) {
+            return Err(WriteError::CannotBlock {
+                format: self.title(),
+            });
+        }
+        let text = match self {
+            Format::Dimacs => {
+                let lowered = lowered.ok_or(WriteError::NoCnf)?;
+                dimacs::write_to(out, model, lowered, blocked, stop)?;
+                return Ok(());
+            }
+            Format::ModelJson => model.to_json_dump(),
+            Format::Opb => opb::write(model),
+            Format::Lp => lp::write_cuts(model, blocked),
+            Format::Mcc => mcc::write(model)?,
+        };
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    }
+}
+
+/// A format name that is not one of [`Format::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format `{0}`")]
+pub struct UnknownFormat(pub String);
+
+impl std::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(text: &str) -> Result<Format, UnknownFormat> {
+        crate::find_named(&Format::ALL, Format::name, text)
+            .ok_or_else(|| UnknownFormat(text.to_string()))
+    }
+}

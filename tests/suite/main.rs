@@ -1,0 +1,22 @@
+//! The integration tests, as one test binary: each binary links the whole crate, and on
+//! a two-core machine sixteen of them took most of the test build. One module per
+//! subject; `common` holds the oracles that know nothing of the model.
+
+mod common;
+
+mod cli;
+mod design;
+mod dp;
+mod encodings;
+mod exhaustive;
+mod external_backends;
+mod external_dimacs;
+mod external_lp;
+mod hardening;
+mod ilp_exhaustive;
+mod mcc;
+mod observed;
+mod planted;
+mod race;
+mod sat_exhaustive;
+mod snapshots;
