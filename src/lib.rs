@@ -32,6 +32,30 @@
 // Index loops mirror the paper's subscripts (u_i, t_j, ...); iterator chains would hide them.
 #![allow(clippy::needless_range_loop)]
 
+/// `FromStr` for an option enum that lists itself in `ALL` and names each member with
+/// `name()`, and the error for a name that is none of them: a new member is parsed
+/// without another edit.
+macro_rules! from_str_by_name {
+    ($enum:ty, $error:ident, $what:literal) => {
+        #[doc = concat!("A name that is not one of [`", stringify!($enum), "::ALL`].")]
+        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+        #[error("unknown {what} `{0}`", what = $what)]
+        pub struct $error(pub String);
+
+        impl std::str::FromStr for $enum {
+            type Err = $error;
+
+            fn from_str(text: &str) -> Result<$enum, $error> {
+                <$enum>::ALL
+                    .iter()
+                    .copied()
+                    .find(|member| member.name() == text)
+                    .ok_or_else(|| $error(text.to_string()))
+            }
+        }
+    };
+}
+
 pub mod backend;
 pub mod design;
 pub mod encode;
@@ -42,9 +66,3 @@ pub mod memory;
 pub mod model;
 pub mod puzzle;
 pub mod race;
-
-/// The member of `all` whose name is `text`: `FromStr` for the option enums that list
-/// themselves in an `ALL` constant, so that a new member is parsed without another edit.
-pub(crate) fn find_named<T: Copy>(all: &[T], name: fn(T) -> &'static str, text: &str) -> Option<T> {
-    all.iter().copied().find(|&member| name(member) == text)
-}

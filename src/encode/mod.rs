@@ -123,19 +123,7 @@ impl Encoding {
     ];
 }
 
-/// An encoding name that is not one of [`Encoding::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown encoding `{0}`")]
-pub struct UnknownEncoding(pub String);
-
-impl std::str::FromStr for Encoding {
-    type Err = UnknownEncoding;
-
-    fn from_str(text: &str) -> Result<Encoding, UnknownEncoding> {
-        crate::find_named(&Encoding::ALL, Encoding::name, text)
-            .ok_or_else(|| UnknownEncoding(text.to_string()))
-    }
-}
+from_str_by_name!(Encoding, UnknownEncoding, "encoding");
 
 /// Most clauses the pairwise encoding may write for one constraint.
 pub const PAIRWISE_MAX_CLAUSES: u128 = 100_000;

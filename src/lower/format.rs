@@ -125,16 +125,4 @@ impl Format {
     }
 }
 
-/// A format name that is not one of [`Format::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format `{0}`")]
-pub struct UnknownFormat(pub String);
-
-impl std::str::FromStr for Format {
-    type Err = UnknownFormat;
-
-    fn from_str(text: &str) -> Result<Format, UnknownFormat> {
-        crate::find_named(&Format::ALL, Format::name, text)
-            .ok_or_else(|| UnknownFormat(text.to_string()))
-    }
-}
+from_str_by_name!(Format, UnknownFormat, "format");

@@ -51,19 +51,7 @@ impl Families {
     }
 }
 
-/// A family-set name that is not one of [`Families::ALL`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown constraint families `{0}` (minimal, all, colour, raw)")]
-pub struct UnknownFamilies(pub String);
-
-impl std::str::FromStr for Families {
-    type Err = UnknownFamilies;
-
-    fn from_str(text: &str) -> Result<Families, UnknownFamilies> {
-        crate::find_named(&Families::ALL, Families::name, text)
-            .ok_or_else(|| UnknownFamilies(text.to_string()))
-    }
-}
+from_str_by_name!(Families, UnknownFamilies, "constraint families");
 
 /// The family a quota group belongs to; the index in [`QuotaGroup`] says which line or cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
