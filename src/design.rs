@@ -39,25 +39,41 @@ use crate::puzzle::{Instance, Piece, Solution};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DesignError {
+    /// The planted board could not be made, for example for bad sizes.
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    /// A backend failed while ranking or certifying a board.
     #[error(transparent)]
     Backend(#[from] BackendError),
+    /// A uniqueness check reached the time limit: no certificate either way.
     #[error(
         "the uniqueness check of `{name}` did not finish within {timeout:?}; \
          give it a longer --timeout"
     )]
-    Undecided { name: String, timeout: Duration },
+    Undecided {
+        /// The board being checked.
+        name: String,
+        /// The time limit it reached ([`DesignOptions::timeout`]).
+        timeout: Duration,
+    },
+    /// No candidate within the attempts passed clue inversion and was refuted by an
+    /// independent prover.
     #[error(
         "no {what} {rows}x{cols} board found in {attempts} attempts (seed {seed}, board {index}); \
          try another seed or a longer --timeout"
     )]
     NotFound {
+        /// The kind of board looked for, in words (`unsatisfiable`).
         what: &'static str,
+        /// Rows asked for.
         rows: usize,
+        /// Columns asked for.
         cols: usize,
+        /// The seed asked for.
         seed: u64,
+        /// The index of the planted board under `seed`.
         index: u64,
+        /// The candidate budget ([`DesignOptions::attempts`]).
         attempts: u32,
     },
 }
@@ -91,7 +107,9 @@ impl Default for DesignOptions {
 /// A board with its certificate: the exhaustive run's status and search size.
 #[derive(Debug, Clone)]
 pub struct Certified {
+    /// The board, named after its size, seed and index.
     pub instance: Instance,
+    /// `Unique` or `Unsat`: the property the exhaustive run proved.
     pub status: Status,
     /// `unique`: the nodes of the certifying native search; `unsat`: the nodes the
     /// default native search needed (or the node cap, when it did not finish).

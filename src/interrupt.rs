@@ -11,7 +11,7 @@
 //!   dominofit dies, even by SIGKILL);
 //! * dominofit makes itself a child subreaper, so a grandchild that left the program's
 //!   process group (`setsid`) is re-parented to dominofit when its parent dies, and
-//!   [`reap_strays`] kills it.
+//!   `reap_strays` kills it.
 //!
 //! Library code never exits: it only looks at [`requested`] (through
 //! `Budget::expired`) and stops early. The command line decides whether an interrupt

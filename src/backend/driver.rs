@@ -16,6 +16,7 @@ use crate::puzzle::{Instance, Solution};
 pub struct Request {
     /// 1: first solution; 2: uniqueness; 0: all solutions.
     pub limit: usize,
+    /// Time allowed for compilation and search; `None`: no limit.
     pub timeout: Option<Duration>,
     /// `None` takes the backend's default.
     pub families: Option<Families>,
@@ -24,14 +25,24 @@ pub struct Request {
 /// The answer for one instance, every solution verified.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// The instance's name.
     pub name: String,
+    /// The backend that answered, by name.
     pub backend: String,
+    /// The solution limit asked for (0: all).
     pub limit: usize,
+    /// The FORMAT.md status, derived from the evidence by [`Status::from_evidence`].
     pub status: Status,
+    /// Whether the search space was exhausted.
     pub complete: bool,
+    /// The tilings found, each one passed by the verifier.
     pub solutions: Vec<Solution>,
+    /// Compilation and search, not verification; in benchmark mode, the median of the
+    /// timed calls.
     pub time: Duration,
+    /// The work the backend reports having done.
     pub counters: Counters,
+    /// Why the search ended.
     pub ending: Ending,
     /// The words of the infeasibility proof when clue inversion alone decided.
     pub reason: Option<String>,
@@ -174,14 +185,23 @@ pub fn median(values: &mut [Duration]) -> Duration {
 /// The result of counting one instance.
 #[derive(Debug, Clone)]
 pub struct CountReport {
+    /// The instance's name.
     pub name: String,
+    /// The backend that counted, by name.
     pub backend: String,
     /// Exact when `complete`, otherwise a lower bound.
     pub count: BigUint,
+    /// Whether every solution was counted (the search ended `Exhausted`).
     pub complete: bool,
+    /// From compilation to the end of counting; when counting by enumeration, the
+    /// verification of each solution is included.
     pub time: Duration,
+    /// The work the backend reports having done.
     pub counters: Counters,
+    /// Why counting ended.
     pub ending: Ending,
+    /// The words of the infeasibility proof when clue inversion alone decided (the count
+    /// is then 0).
     pub reason: Option<String>,
 }
 

@@ -27,9 +27,12 @@ use crate::model::{Model, PlacementId};
 /// The in-process ILP solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IlpSolver {
+    /// microlp, pure Rust: the default, with nothing to install.
     Microlp,
+    /// HiGHS, in-process (feature `highs`).
     #[cfg(feature = "highs")]
     Highs,
+    /// CBC, in-process (feature `coin-cbc`).
     #[cfg(feature = "coin-cbc")]
     CoinCbc,
 }
@@ -37,10 +40,12 @@ pub enum IlpSolver {
 /// An ILP backend.
 #[derive(Debug, Clone, Copy)]
 pub struct Ilp {
+    /// The solver good_lp hands the program to.
     pub solver: IlpSolver,
 }
 
 impl Ilp {
+    /// The `microlp` backend, on the default solver.
     pub const MICROLP: Ilp = Ilp {
         solver: IlpSolver::Microlp,
     };

@@ -31,7 +31,9 @@ use crate::puzzle::verify::Violation;
 /// What the sink tells a backend after each solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
+    /// Go on: the sink takes more solutions.
     Continue,
+    /// End the search now: the sink wants no more solutions.
     Stop,
 }
 
@@ -52,6 +54,7 @@ pub enum Ending {
 /// Resources a query may use.
 #[derive(Clone, Default)]
 pub struct Budget<'a> {
+    /// When the query must end; `None`: no time limit.
     pub deadline: Option<Instant>,
     /// Raised when the answer is no longer wanted: a portfolio member stops when another
     /// member has decided.
@@ -73,6 +76,8 @@ impl std::fmt::Debug for Budget<'_> {
 }
 
 impl Budget<'_> {
+    /// A budget whose deadline is `timeout` from now, with no stop flag; a timeout too long
+    /// to represent means no deadline.
     pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
         Budget {
             // A deadline too far to represent is no deadline.
@@ -106,25 +111,32 @@ impl Budget<'_> {
 /// in what it has.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Counters {
+    /// Nodes of the search tree visited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
     /// Placements forced by propagation before the first branch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub forced: Option<u64>,
+    /// Propagation stalls cut off because the failure cache held them as proved empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_hits: Option<u64>,
+    /// Restarts of the search (Luby schedule, bounded limits only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restarts: Option<u64>,
+    /// Variables of the lowered model: CNF variables, or the 0/1 variables of an integer
+    /// program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vars: Option<u64>,
     /// Timed calls behind a median time (benchmark mode).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<u64>,
+    /// Clauses of the CNF formula.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clauses: Option<u64>,
     /// Linear constraints of an integer program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub constraints: Option<u64>,
+    /// Conflicts met by a CDCL SAT solver.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
     /// Candidates deleted by the matching filter.
@@ -144,7 +156,9 @@ pub struct Counters {
 /// The end of one backend run.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// Why the search ended; only `Exhausted` supports `unsat` or `unique`.
     pub ending: Ending,
+    /// The work the backend reports having done.
     pub counters: Counters,
 }
 
@@ -152,22 +166,47 @@ pub struct Outcome {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BackendError {
+    /// The backend refuses this model: it cannot read its families or a constraint, or the
+    /// board is beyond what it handles (too wide, too many states).
     #[error("backend `{backend}` cannot take this model: {reason}")]
-    Unsupported { backend: String, reason: String },
+    Unsupported {
+        /// The backend that refused.
+        backend: String,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A tiling the backend reported failed the independent verifier: a bug in the
+    /// backend, never an answer about the puzzle.
     #[error("backend `{backend}` returned a tiling that breaks the rules: {violation}")]
     WrongSolution {
+        /// The backend that reported it.
         backend: String,
+        /// The rule the tiling breaks.
         violation: Violation,
     },
+    /// The backend broke down for a reason of its own (a solver error, a worker thread
+    /// that died).
     #[error("backend `{backend}` failed: {message}")]
-    Failed { backend: String, message: String },
+    Failed {
+        /// The backend that failed.
+        backend: String,
+        /// What went wrong, in words.
+        message: String,
+    },
     /// The model's lowering would not fit in memory; refused before it was built.
     #[error("backend `{backend}` cannot take this board: {reason}")]
-    TooLarge { backend: String, reason: String },
+    TooLarge {
+        /// The backend that refused.
+        backend: String,
+        /// Why it would not fit, with the estimate.
+        reason: String,
+    },
     /// An external program could not be run to an answer.
     #[error("backend `{backend}` failed: {source}")]
     Run {
+        /// The external backend whose program it was.
         backend: String,
+        /// What kept the program from answering.
         #[source]
         source: external::RunError,
     },
@@ -175,7 +214,9 @@ pub enum BackendError {
     /// model).
     #[error("backend `{backend}` failed: {source}")]
     Answer {
+        /// The external backend whose program it was.
         backend: String,
+        /// Why its answer was not taken.
         #[source]
         source: external::AnswerError,
     },
@@ -223,6 +264,7 @@ pub type SolveResult = Result<Outcome, BackendError>;
 
 /// Something that solves a compiled model.
 pub trait Backend: Send + Sync {
+    /// The name it is chosen by (`--backend NAME`) and reported under.
     fn name(&self) -> &str;
 
     /// What it can do, for the checks made before it runs: a built-in backend's entry in
@@ -258,7 +300,9 @@ pub trait Backend: Send + Sync {
 pub struct ExactCount {
     /// Exact when `ending` is `Exhausted`, otherwise a lower bound.
     pub count: BigUint,
+    /// Why counting ended; the count is exact only when it is `Exhausted`.
     pub ending: Ending,
+    /// The work the backend reports having done.
     pub counters: Counters,
 }
 
@@ -266,14 +310,22 @@ pub struct ExactCount {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// At least one solution found; the search stopped at the limit without being
+    /// exhausted.
     Sat,
+    /// Exactly one solution, and the search was exhausted.
     Unique,
+    /// Two or more solutions found.
     Multiple,
+    /// No solution, and the search was exhausted: a proof, never a guess.
     Unsat,
+    /// The time limit or another cap stopped the search before it answered its question.
     Unknown,
 }
 
 impl Status {
+    /// How the status is written in reports (FORMAT.md): `sat`, `unique`, `multiple`,
+    /// `unsat` or `unknown`.
     pub fn name(self) -> &'static str {
         match self {
             Status::Sat => "sat",

@@ -57,9 +57,11 @@ pub const ILP: Capabilities = Capabilities {
 
 /// One built-in backend.
 pub struct Builtin {
+    /// The name it is chosen by (`--backend NAME`); no descriptor may take it.
     pub name: &'static str,
     /// What it reads, for `dominofit backends`.
     pub reads: &'static str,
+    /// What it can do, for the checks made before it runs.
     pub capabilities: Capabilities,
     build: fn(&BackendOptions) -> Box<dyn Backend>,
 }
@@ -195,16 +197,31 @@ pub fn is_reserved(name: &str) -> bool {
 pub enum LookupError {
     /// No built-in backend and no descriptor has the name.
     #[error("unknown backend `{name}`")]
-    Unknown { name: String },
+    Unknown {
+        /// The name asked for.
+        name: String,
+    },
     /// `NAME:ENCODING` for a backend that lowers no cardinality constraints.
     #[error("`{backend}` takes no cardinality encoding; `NAME:ENCODING` is for SAT backends")]
-    NoEncoding { backend: String },
+    NoEncoding {
+        /// The name before the `:`.
+        backend: String,
+    },
     /// `NAME:ENCODING` with an encoding that does not exist.
     #[error("unknown encoding `{encoding}` (pairwise, sequential, totalizer, sorting-network)")]
-    UnknownEncoding { encoding: String },
+    UnknownEncoding {
+        /// The name after the `:`.
+        encoding: String,
+    },
     /// A portfolio member that may not be one.
     #[error("portfolio member `{member}`: {reason}")]
-    Member { member: String, reason: String },
+    Member {
+        /// The member's name as written.
+        member: String,
+        /// Why it cannot be a member (an empty name, or a backend that cannot be stopped
+        /// in-process).
+        reason: String,
+    },
 }
 
 /// The backend a name stands for: a built-in one, `portfolio:A+B+...`, `NAME:ENCODING`

@@ -21,6 +21,8 @@ use crate::model::{Model, PlacementId};
 /// The in-process SAT solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
+    /// varisat, pure Rust: the default; it cannot be interrupted, so it runs in a worker
+    /// thread.
     Varisat,
     /// CaDiCaL through rustsat (Cargo feature `cadical`): interruptible, so the deadline
     /// stops the solver itself.
@@ -29,6 +31,7 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The backend name the engine is chosen by and reported under.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Varisat => "varisat",
@@ -41,11 +44,14 @@ impl Engine {
 /// A SAT backend: an engine and the cardinality encoding of quota groups.
 #[derive(Debug, Clone, Copy)]
 pub struct Sat {
+    /// The solver that runs the CNF.
     pub engine: Engine,
+    /// The cardinality encoding of quota groups in the CNF.
     pub encoding: Encoding,
 }
 
 impl Sat {
+    /// varisat with the given encoding: the `varisat` and `varisat:ENCODING` backends.
     pub fn varisat(encoding: Encoding) -> Sat {
         Sat {
             engine: Engine::Varisat,
@@ -53,6 +59,7 @@ impl Sat {
         }
     }
 
+    /// CaDiCaL in-process (feature `cadical`), with the given cardinality encoding.
     #[cfg(feature = "cadical")]
     pub fn cadical(encoding: Encoding) -> Sat {
         Sat {

@@ -39,6 +39,7 @@ impl VarPool {
         VarPool { last: used }
     }
 
+    /// A variable never handed out before, as a positive literal.
     pub fn fresh(&mut self) -> Lit {
         self.last += 1;
         self.last as Lit
@@ -52,6 +53,7 @@ impl VarPool {
 
 /// Where clauses go.
 pub trait ClauseSink {
+    /// Adds the disjunction of `clause`; the empty clause makes the formula unsatisfiable.
     fn add_clause(&mut self, clause: &[Lit]);
 }
 
@@ -63,14 +65,17 @@ pub struct Cnf {
 }
 
 impl Cnf {
+    /// Clauses in the formula.
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
+    /// Whether no clause was added (not the same as holding an empty clause).
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
 
+    /// The clauses in the order they were added.
     pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> + '_ {
         let mut start = 0usize;
         self.ends.iter().map(move |&end| {
@@ -106,6 +111,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The name on the command line and in DIMACS headers.
     pub fn name(self) -> &'static str {
         match self {
             Encoding::Pairwise => "pairwise",
@@ -115,6 +121,7 @@ impl Encoding {
         }
     }
 
+    /// Every encoding; names are parsed against this list.
     pub const ALL: [Encoding; 4] = [
         Encoding::Pairwise,
         Encoding::Sequential,
@@ -131,8 +138,11 @@ pub const PAIRWISE_MAX_CLAUSES: u128 = 100_000;
 /// A cardinality bound over a list of literals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bound {
+    /// At most this many literals true.
     AtMost(usize),
+    /// At least this many literals true.
     AtLeast(usize),
+    /// Exactly this many literals true.
     Exactly(usize),
 }
 
@@ -140,15 +150,29 @@ pub enum Bound {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EncodeError {
+    /// Pairwise asked for a group whose clauses exceed [`PAIRWISE_MAX_CLAUSES`].
     #[error(
         "the pairwise encoding of at most {k} of {n} literals needs {clauses} clauses \
          (limit {PAIRWISE_MAX_CLAUSES}); choose another encoding"
     )]
-    PairwiseTooLarge { n: usize, k: usize, clauses: u128 },
+    PairwiseTooLarge {
+        /// Literals in the constraint.
+        n: usize,
+        /// The at-most bound (an at-least bound arrives as at-most n − k over the negations).
+        k: usize,
+        /// Clauses the encoding would write: C(n, k+1).
+        clauses: u128,
+    },
+    /// A weighted equality whose decision diagram would be too large.
     #[error(
         "the weighted sum needs {states} counter states (limit {limit}); the board is too large for the raw form"
     )]
-    WeightedTooLarge { states: u128, limit: u128 },
+    WeightedTooLarge {
+        /// Decision-diagram nodes the sum could need: terms × (target + 1).
+        states: u128,
+        /// Most nodes one constraint may create.
+        limit: u128,
+    },
 }
 
 /// Writes `bound` over `lits` with `encoding`.

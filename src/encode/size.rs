@@ -13,8 +13,12 @@ use super::{Bound, Encoding};
 /// Variables, clauses and literals a formula or a part of it takes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Size {
+    /// Variables: the auxiliary ones of one constraint; for a whole formula, the
+    /// placements too.
     pub vars: u64,
+    /// Clauses, the empty clause included.
     pub clauses: u64,
+    /// Literal occurrences over all the clauses.
     pub lits: u64,
 }
 

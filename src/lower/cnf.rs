@@ -16,8 +16,10 @@ pub const BYTES_NEEDED_PER_CNF_BYTE: u64 = 4;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LowerError {
+    /// An encoding refused a constraint.
     #[error(transparent)]
     Encode(#[from] EncodeError),
+    /// The estimated formula would not fit in the memory budget; nothing was written.
     #[error(
         "the formula would have about {clauses} clauses and {lits} literals and need about \
          {needed} of memory, more than the {budget} allowed; try the sequential encoding, an \
@@ -28,10 +30,14 @@ pub enum LowerError {
         budget = crate::memory::human(*budget)
     )]
     TooLarge {
+        /// The estimated size of the formula.
         size: Size,
+        /// Bytes of memory the formula would need, by [`BYTES_NEEDED_PER_CNF_BYTE`].
         needed: u64,
+        /// Bytes allowed.
         budget: u64,
     },
+    /// The caller's `stop` fired between constraints.
     #[error("the time limit ran out while the formula was being built")]
     Stopped,
 }
@@ -95,9 +101,11 @@ pub fn lower_within(
 pub struct PartSize {
     /// `cover`, a quota family name (`u`, `p`, ...), or `row`/`col` for raw clue sums.
     pub part: String,
+    /// Constraints of the model in the part.
     pub constraints: usize,
     /// Auxiliary variables the part added.
     pub vars: u32,
+    /// Clauses the part added.
     pub clauses: usize,
 }
 
@@ -108,8 +116,11 @@ pub struct LoweredCnf {
     pub placements: u32,
     /// Every variable used, auxiliary ones included.
     pub vars: u32,
+    /// The clauses.
     pub cnf: Cnf,
+    /// The cardinality encoding of the quota groups.
     pub encoding: Encoding,
+    /// Clauses and auxiliary variables per part, in the order the parts were written.
     pub parts: Vec<PartSize>,
 }
 

@@ -29,8 +29,10 @@ pub enum Format {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WriteError {
+    /// Writing to the output failed, or `stop` fired (`TimedOut`).
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// The model has no MCC form.
     #[error(transparent)]
     Mcc(#[from] mcc::MccError),
     /// DIMACS needs the CNF lowering, which the caller did not pass.
@@ -38,10 +40,14 @@ pub enum WriteError {
     NoCnf,
     /// Tilings to exclude, in a format that cannot exclude them.
     #[error("{format} cannot exclude tilings")]
-    CannotBlock { format: &'static str },
+    CannotBlock {
+        /// The format's title.
+        format: &'static str,
+    },
 }
 
 impl Format {
+    /// Every format; names are parsed against this list.
     pub const ALL: [Format; 5] = [
         Format::ModelJson,
         Format::Dimacs,

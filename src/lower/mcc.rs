@@ -17,12 +17,19 @@ use crate::puzzle::Orientation;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum MccError {
+    /// The model holds raw clue sums, which have no exact-cover form.
     #[error("the exact-cover format has no weighted sums: use quota families, not `raw`")]
     RawFamilies,
+    /// More than 999 rows or columns: item names would pass eight characters.
     #[error(
         "item names are limited to 8 characters: boards up to 999x999 (this one is {rows}x{cols})"
     )]
-    TooLarge { rows: usize, cols: usize },
+    TooLarge {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+    },
 }
 
 fn group_item(family: Family, index: usize) -> String {

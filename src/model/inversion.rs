@@ -19,16 +19,26 @@ use crate::puzzle::Instance;
 /// `row + col` of their start cell (the same parity one-based or zero-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Margins {
+    /// Vertical pieces crossing the cut below each row (Eq. 6).
     pub u: Vec<u32>,
+    /// Horizontal pieces in each row (Eq. 7).
     pub p: Vec<u32>,
+    /// Vertical pieces in each column (Eq. 9).
     pub q: Vec<u32>,
+    /// Horizontal pieces crossing the cut right of each column (Eq. 8).
     pub t: Vec<u32>,
+    /// The part of `u` starting on cells with even `row + col` (Eq. 10).
     pub u_even: Vec<u32>,
+    /// The part of `u` starting on cells with odd `row + col`.
     pub u_odd: Vec<u32>,
+    /// The part of `t` starting on cells with even `row + col` (Eq. 10).
     pub t_even: Vec<u32>,
+    /// The part of `t` starting on cells with odd `row + col`.
     pub t_odd: Vec<u32>,
-    /// Total vertical and horizontal pieces, `T_V` and `T_H` of Eq. 5.
+    /// `T_V` of Eq. 5: the total number of vertical pieces, the sum of `u` (each
+    /// crosses exactly one row cut).
     pub vertical_total: u64,
+    /// `T_H`, the sum of `p`.
     pub horizontal_total: u64,
 }
 
@@ -115,58 +125,93 @@ impl Room {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Infeasibility {
+    /// An odd number of open cells, which dominoes cannot cover.
     OddArea {
+        /// Open cells on the board, `N` in the paper.
         open: usize,
     },
+    /// The row clues and the column clues count different numbers of dots (Eq. 5).
     UnequalTotals {
+        /// Sum of the row clues.
         row_total: u128,
+        /// Sum of the column clues.
         col_total: u128,
     },
+    /// The clue total lies outside `N/2..=N`: the `N/2` pieces carry one or two dots each.
     TotalOutOfRange {
+        /// Open cells on the board, `N` in the paper.
         open: usize,
+        /// Sum of the clues, the same for rows and for columns.
         total: u128,
     },
+    /// Row 1's clue is not its number of open cells: nothing crosses into row 1 from above,
+    /// so every piece there puts one dot per cell it covers in the row.
     TopRow {
+        /// Open cells in row 1.
         open: usize,
+        /// Row 1's clue.
         clue: u64,
     },
     /// `u_i` for the cut between `row` and `row + 1`.
     VerticalCut {
+        /// One-based row above the cut.
         row: usize,
+        /// Crossing pieces the clues imply (Eq. 6); negative when row `row + 1` has fewer
+        /// open cells than its clue.
         need: i128,
+        /// Columns where both cells beside the cut are open.
         room: usize,
     },
     /// `p_i`, in halves so that a fractional count can be shown.
     RowHorizontal {
+        /// One-based row.
         row: usize,
+        /// The dots the clue leaves for horizontal pieces once vertical top cells are
+        /// counted: twice the pieces needed, so odd or negative has no whole count.
         need_halves: i128,
+        /// Most disjoint horizontal pieces that fit in the row.
         room: usize,
     },
     /// `t_j` for the cut between `col` and `col + 1`; `col == cols` is the right edge.
     HorizontalCut {
+        /// One-based column left of the cut.
         col: usize,
+        /// Columns on the board, to tell the right edge from an inner cut.
         cols: usize,
+        /// Crossing pieces the column clues imply (Eq. 8); may be negative.
         need: i128,
+        /// Rows where both cells beside the cut are open; none at the right edge.
         room: usize,
     },
     /// `q_j`.
     ColumnVertical {
+        /// One-based column.
         col: usize,
+        /// Vertical pieces the clues imply for the column (Eq. 9); may be negative.
         need: i128,
+        /// Most disjoint vertical pieces that fit in the column.
         room: usize,
     },
     /// A colour split of `u_i` (Eq. 10), in halves.
     VerticalColour {
+        /// One-based row above the cut.
         row: usize,
+        /// The colour split: top cells with even `row + col` if true, odd if false.
         even: bool,
+        /// Twice the pieces of that colour needed; odd or negative is no whole count.
         need_halves: i128,
+        /// Columns at the cut with both cells open and the top cell of that colour.
         room: usize,
     },
     /// A colour split of `t_j` (Eq. 10), in halves.
     HorizontalColour {
+        /// One-based column left of the cut.
         col: usize,
+        /// The colour split: left cells with even `row + col` if true, odd if false.
         even: bool,
+        /// Twice the pieces of that colour needed; odd or negative is no whole count.
         need_halves: i128,
+        /// Rows at the cut with both cells open and the left cell of that colour.
         room: usize,
     },
 }

@@ -34,6 +34,7 @@ pub enum Families {
 }
 
 impl Families {
+    /// Every member; a name is parsed by looking it up here.
     pub const ALL: [Families; 4] = [
         Families::Minimal,
         Families::All,
@@ -41,6 +42,7 @@ impl Families {
         Families::Raw,
     ];
 
+    /// The name on the command line, in file headers and in model dumps.
     pub fn name(self) -> &'static str {
         match self {
             Families::Minimal => "minimal",
@@ -71,16 +73,19 @@ pub enum Family {
     /// The part of `u` whose top cells have even `row + col`.
     #[serde(rename = "u_even")]
     UEven,
+    /// The part of `u` whose top cells have odd `row + col`.
     #[serde(rename = "u_odd")]
     UOdd,
     /// The part of `t` whose left cells have even `row + col`.
     #[serde(rename = "t_even")]
     TEven,
+    /// The part of `t` whose left cells have odd `row + col`.
     #[serde(rename = "t_odd")]
     TOdd,
 }
 
 impl Family {
+    /// The name model dumps and lowered files give the family (`u`, `t_even`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Family::U => "u",
@@ -109,6 +114,7 @@ pub type CoverList = smallvec::SmallVec<[PlacementId; 4]>;
 pub struct Cover {
     /// One-based.
     pub row: usize,
+    /// One-based column of the cell.
     pub col: usize,
     /// In increasing order.
     pub placements: CoverList,
@@ -119,9 +125,11 @@ pub struct Cover {
 /// board costs a handful of allocations however many groups it has.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuotaGroup {
+    /// Which family: what `index` counts and which placements are members.
     pub family: Family,
     /// One-based row or column of the line or cut.
     pub index: usize,
+    /// Exactly this many members are placed in every solution, as clue inversion computed.
     pub quota: u32,
     start: u32,
     end: u32,
@@ -140,40 +148,61 @@ struct QuotaView<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Line {
+    /// The clue of a row.
     Row,
+    /// The clue of a column.
     Col,
 }
 
 /// A raw clue: `Σ weight · placement = target`, weights 1 (vertical dot) or 2.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClueSum {
+    /// Whether `index` names a row or a column.
     pub line: Line,
     /// One-based.
     pub index: usize,
+    /// The clue: the dots the line must carry.
     pub target: u64,
+    /// `(weight, placement)` for each placement that puts dots on the line: 1 for a
+    /// vertical piece whose top cell is on it, 2 for a horizontal piece whose right cell
+    /// is on it.
     pub terms: Vec<(u32, PlacementId)>,
 }
 
 /// A placement as written in a model dump: kind and one-based start cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PlacementView {
+    /// `V` or `H`, from [`Orientation::letter`].
     pub kind: char,
+    /// One-based row of the start cell: the top cell of a vertical piece, the left cell of
+    /// a horizontal one.
     pub row: usize,
+    /// One-based column of the start cell.
     pub col: usize,
 }
 
 /// The compiled model. Plain data: backends read it, nothing writes back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
+    /// The board's name, written in file headers and model dumps.
     pub name: String,
+    /// Board height in cells.
     pub rows: usize,
+    /// Board width in cells.
     pub cols: usize,
+    /// The constraint families compiled besides the exact cover.
     pub families: Families,
+    /// Every piece that fits on two open cells, indexed by [`PlacementId`] in the order
+    /// of the module docs; coordinates zero-based.
     pub placements: Vec<Piece>,
+    /// One exact-cover constraint per open cell, in row-major order.
     pub covers: Vec<Cover>,
+    /// The quota groups of the chosen families; empty under [`Families::Raw`] and on an
+    /// infeasible board. A line or cut with no member and a zero quota is left out.
     pub quotas: Vec<QuotaGroup>,
     /// Members of all quota groups, group after group.
     quota_members: Vec<PlacementId>,
+    /// The raw clue sums, every row then every column; only under [`Families::Raw`].
     pub clue_sums: Vec<ClueSum>,
     /// Set when clue inversion already proves there is no solution; quotas are then empty.
     pub infeasible: Option<Infeasibility>,

@@ -19,12 +19,25 @@ use super::{Instance, MAX_CELLS, MAX_SIDE, Orientation, Piece, Solution};
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum GenerateError {
+    /// Zero rows or zero columns.
     #[error("a board needs at least one row and one column (asked for {rows}x{cols})")]
-    Empty { rows: usize, cols: usize },
+    Empty {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// More than [`MAX_SIDE`] rows or columns, or more than [`MAX_CELLS`] cells: a board
+    /// the parser would refuse.
     #[error(
         "a {rows}x{cols} board is larger than supported: at most {MAX_SIDE} rows or columns and {MAX_CELLS} cells"
     )]
-    TooLarge { rows: usize, cols: usize },
+    TooLarge {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
     /// Parts that do not make a board (a caller's blocked cells of the wrong length).
     #[error(transparent)]
     Instance(#[from] super::InstanceError),

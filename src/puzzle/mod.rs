@@ -41,8 +41,12 @@ impl Orientation {
 /// A piece on the board, identified by its start cell (zero-based internally).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Piece {
+    /// Row of the start cell: the top cell of a vertical piece, the left cell of a
+    /// horizontal one.
     pub row: usize,
+    /// Column of the start cell.
     pub col: usize,
+    /// Which of the two pieces: this fixes the other cell and where the dots are.
     pub orientation: Orientation,
 }
 
@@ -67,12 +71,18 @@ impl Piece {
 /// A Domino Fit board. Coordinates are zero-based here; files and output are one-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instance {
+    /// Names the board in output, in runs.csv and in emitted files; unique within a
+    /// workload.
     pub name: String,
+    /// Board height, at most [`MAX_SIDE`].
     pub rows: usize,
+    /// Board width, at most [`MAX_SIDE`].
     pub cols: usize,
     /// Row-major flags, `true` for a blocked cell.
     pub blocked: Vec<bool>,
+    /// Dots each row must carry, top to bottom.
     pub row_clues: Vec<u64>,
+    /// Dots each column must carry, left to right.
     pub col_clues: Vec<u64>,
 }
 
@@ -80,14 +90,24 @@ pub struct Instance {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum InstanceError {
+    /// No cell at all, or more than [`MAX_SIDE`] rows or columns or [`MAX_CELLS`] cells.
     #[error(
         "a {rows}x{cols} board is empty or larger than supported (at most {MAX_SIDE} rows or columns and {MAX_CELLS} cells)"
     )]
-    Size { rows: usize, cols: usize },
+    Size {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// A part has the wrong number of entries for the size of the board.
     #[error("{what} has {got} entries where the board needs {want}")]
     Length {
+        /// Which part: `blocked`, `row_clues` or `col_clues`.
         what: &'static str,
+        /// Entries given.
         got: usize,
+        /// Entries the board needs: one per cell, per row or per column.
         want: usize,
     },
 }
@@ -129,6 +149,8 @@ impl Instance {
         })
     }
 
+    /// Whether a zero-based cell is on the board and not blocked. False off the board,
+    /// so a neighbour can be probed without a bounds check.
     pub fn is_open(&self, row: usize, col: usize) -> bool {
         row < self.rows && col < self.cols && !self.blocked[row * self.cols + col]
     }
@@ -181,6 +203,7 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The tiling made of these pieces, sorted into canonical order.
     pub fn from_pieces(pieces: impl IntoIterator<Item = Piece>) -> Self {
         let mut s = Solution::default();
         for p in pieces {
@@ -194,6 +217,7 @@ impl Solution {
         s
     }
 
+    /// The pieces, vertical ones first, each kind in row-major order.
     pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
         let v = self.vertical.iter().map(|&(row, col)| Piece {
             row,
@@ -208,6 +232,7 @@ impl Solution {
         v.chain(h)
     }
 
+    /// Whether the tiling places this piece.
     pub fn contains(&self, piece: &Piece) -> bool {
         let cells = match piece.orientation {
             Orientation::Vertical => &self.vertical,

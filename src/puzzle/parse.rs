@@ -21,7 +21,9 @@ pub const MAX_WORKLOAD_CELLS: usize = 1 << 26;
 /// workload, a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
+    /// The path as given, or `<stdin>` for standard input.
     pub file: String,
+    /// One-based line of a workload; `None` for a single-document file.
     pub line: Option<usize>,
 }
 
@@ -38,34 +40,75 @@ impl fmt::Display for Origin {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum InputError {
+    /// The file cannot be read.
     #[error("{file}: cannot read: {source}")]
     Io {
+        /// The path as given, or `<stdin>`.
         file: String,
+        /// The operating system's reason.
         #[source]
         source: std::io::Error,
     },
+    /// Malformed JSON, or an object that names a key twice.
     #[error("{origin}: malformed JSON: {message}")]
-    Json { origin: Origin, message: String },
-    #[error("{origin}: expected a JSON object, found {found}")]
-    NotObject { origin: Origin, found: &'static str },
-    #[error("{origin}: missing field `{field}`")]
-    MissingField { origin: Origin, field: &'static str },
-    #[error("{origin}: unknown field `{field}` (expected one of: {expected})")]
-    UnknownField {
+    Json {
+        /// Where the malformed document is.
         origin: Origin,
-        field: String,
-        expected: &'static str,
-    },
-    #[error("{origin}: field `{field}`: {message}")]
-    Field {
-        origin: Origin,
-        field: &'static str,
+        /// The JSON reader's description of the fault.
         message: String,
     },
+    /// A document that is valid JSON but not an object.
+    #[error("{origin}: expected a JSON object, found {found}")]
+    NotObject {
+        /// Where the document is.
+        origin: Origin,
+        /// What it is instead, such as `an array`.
+        found: &'static str,
+    },
+    /// A required field is absent.
+    #[error("{origin}: missing field `{field}`")]
+    MissingField {
+        /// Where the document is.
+        origin: Origin,
+        /// The missing field's name.
+        field: &'static str,
+    },
+    /// A field the format does not define.
+    #[error("{origin}: unknown field `{field}` (expected one of: {expected})")]
+    UnknownField {
+        /// Where the document is.
+        origin: Origin,
+        /// The first unknown field in key order.
+        field: String,
+        /// The fields the format defines, listed for the message.
+        expected: &'static str,
+    },
+    /// A field whose value has the wrong type or length, is out of range, or lists a
+    /// blocked cell outside the board or twice.
+    #[error("{origin}: field `{field}`: {message}")]
+    Field {
+        /// Where the document is.
+        origin: Origin,
+        /// The offending field.
+        field: &'static str,
+        /// What is wrong with it, naming the entry of an array.
+        message: String,
+    },
+    /// Well-formed fields that do not make an acceptable board or workload: an empty or
+    /// oversized board, a name used twice, too many cells in one workload.
     #[error("{origin}: {message}")]
-    Board { origin: Origin, message: String },
+    Board {
+        /// Where the document is.
+        origin: Origin,
+        /// What is wrong, in words.
+        message: String,
+    },
+    /// The file holds no document.
     #[error("{file}: no instances (the file is empty)")]
-    Empty { file: String },
+    Empty {
+        /// The path as given, or `<stdin>`.
+        file: String,
+    },
 }
 
 const INSTANCE_FIELDS: &str = "name, rows, cols, blocked, row_clues, col_clues";

@@ -10,30 +10,70 @@ use super::{Instance, Orientation, Solution};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Violation {
+    /// A piece reaches past the board's edge.
     #[error("{piece} at [{row}, {col}] reaches off the {rows}x{cols} board")]
     OffBoard {
+        /// `vertical piece` or `horizontal piece`.
         piece: &'static str,
+        /// One-based row of the piece's start cell.
         row: usize,
+        /// One-based column of the piece's start cell.
         col: usize,
+        /// Board height.
         rows: usize,
+        /// Board width.
         cols: usize,
     },
+    /// A piece covers a blocked cell.
     #[error("{piece} at [{row}, {col}] covers blocked cell [{cell_row}, {cell_col}]")]
     Blocked {
+        /// `vertical piece` or `horizontal piece`.
         piece: &'static str,
+        /// One-based row of the piece's start cell.
         row: usize,
+        /// One-based column of the piece's start cell.
         col: usize,
+        /// One-based row of the blocked cell.
         cell_row: usize,
+        /// One-based column of the blocked cell.
         cell_col: usize,
     },
+    /// Two pieces cover the same cell.
     #[error("cell [{row}, {col}] is covered twice")]
-    Overlap { row: usize, col: usize },
+    Overlap {
+        /// One-based row of the cell.
+        row: usize,
+        /// One-based column of the cell.
+        col: usize,
+    },
+    /// An open cell that no piece covers.
     #[error("open cell [{row}, {col}] is not covered")]
-    Uncovered { row: usize, col: usize },
+    Uncovered {
+        /// One-based row of the cell.
+        row: usize,
+        /// One-based column of the cell.
+        col: usize,
+    },
+    /// A row's dots differ from its clue.
     #[error("row {row} carries {dots} dots but its clue is {clue}")]
-    RowClue { row: usize, dots: u64, clue: u64 },
+    RowClue {
+        /// One-based row.
+        row: usize,
+        /// Dots the tiling puts in the row.
+        dots: u64,
+        /// The row's clue.
+        clue: u64,
+    },
+    /// A column's dots differ from its clue.
     #[error("column {col} carries {dots} dots but its clue is {clue}")]
-    ColumnClue { col: usize, dots: u64, clue: u64 },
+    ColumnClue {
+        /// One-based column.
+        col: usize,
+        /// Dots the tiling puts in the column.
+        dots: u64,
+        /// The column's clue.
+        clue: u64,
+    },
 }
 
 fn piece_word(o: Orientation) -> &'static str {

@@ -35,9 +35,13 @@ pub use summary::{Aggregate, Summary, markdown, set_name, summarize};
 /// How a race is run.
 #[derive(Debug, Clone)]
 pub struct RaceOptions {
+    /// The solution limit asked of every backend (1: first solution; 2: uniqueness;
+    /// 0: all).
     pub limit: usize,
     /// Timed calls per instance after the warm-ups.
     pub repeat: u32,
+    /// Time limit of each call (compilation and search); a run that reaches it is
+    /// capped. `None`: no limit.
     pub timeout: Option<Duration>,
     /// First calls at least this long are not repeated.
     pub repeat_below: Duration,
@@ -58,19 +62,30 @@ impl RaceOptions {
 /// One instance on one backend.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunRow {
+    /// The workload file the instance came from, as given to the race.
     pub workload: String,
+    /// The instance's name.
     pub instance: String,
+    /// The backend, by the name it reports under.
     pub backend: String,
+    /// Rows of the board.
     pub rows: usize,
+    /// Columns of the board.
     pub cols: usize,
+    /// The solution limit asked for (1: first solution; 2: uniqueness; 0: all).
     pub limit: usize,
     /// `Unknown` for a capped run and for an error.
     pub status: Status,
+    /// Whether the search space was exhausted; `false` for an error.
     pub complete: bool,
     /// Per-instance median; `None` for a capped or failed run.
     pub time_ms: Option<f64>,
+    /// Search nodes, for backends that count them.
     pub nodes: Option<u64>,
+    /// Placements forced by propagation before the first branch, for backends that
+    /// count them.
     pub forced: Option<u64>,
+    /// Tilings found, each passed by the verifier; 0 for an error.
     pub solutions: usize,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
@@ -83,11 +98,17 @@ pub struct RunRow {
      {second_backend} says {second}"
 )]
 pub struct Contradiction {
+    /// The workload file of the instance.
     pub workload: String,
+    /// The instance the answers are about.
     pub instance: String,
+    /// The backend whose answer came first (in row order).
     pub first_backend: String,
+    /// Its status, by name ([`Status::name`]).
     pub first: &'static str,
+    /// The backend whose answer contradicts it.
     pub second_backend: String,
+    /// Its status, by name.
     pub second: &'static str,
 }
 
@@ -95,13 +116,17 @@ pub struct Contradiction {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RaceError {
+    /// Two backends gave contradictory decisive answers on one instance.
     #[error(transparent)]
     Contradiction(Box<Contradiction>),
     /// A tiling that breaks the rules: the backend is wrong, so its times mean nothing.
     #[error("instance `{instance}` ({workload}): {source}")]
     WrongSolution {
+        /// The workload file of the instance.
         workload: String,
+        /// The instance the tiling was for.
         instance: String,
+        /// The verifier's finding ([`BackendError::WrongSolution`]).
         #[source]
         source: Box<BackendError>,
     },
@@ -111,8 +136,11 @@ pub enum RaceError {
          files overlap (the same shard twice, or a merged report among its shards?)"
     )]
     Overlap {
+        /// The workload file of the repeated run.
         workload: String,
+        /// The instance run twice.
         instance: String,
+        /// The backend it was run on.
         backend: String,
     },
 }

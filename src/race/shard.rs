@@ -5,7 +5,9 @@ use crate::puzzle::Instance;
 /// A slice of a campaign: shard `index` (1-based) of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
+    /// This shard, from 1 to `count`.
     pub index: usize,
+    /// Shards in the whole campaign.
     pub count: usize,
 }
 

@@ -13,13 +13,17 @@ use crate::escape::markdown as cell;
 /// Aggregates for one backend over a set of instances.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Aggregate {
+    /// Runs, one per instance: capped and failed ones included.
     pub instances: usize,
+    /// Runs that decided the instance (any status but `unknown`), the ones with a time.
     pub solved: usize,
     /// Capped runs: the time limit (or another cap) stopped them.
     pub unknown: usize,
     /// Runs where the backend itself failed or refused the model.
     pub errors: usize,
+    /// Median of the per-instance median times over decided runs, in milliseconds.
     pub median_ms: Option<f64>,
+    /// Nearest-rank 95th percentile of the same times, in milliseconds.
     pub p95_ms: Option<f64>,
     /// Median node count over solved instances, for backends that count nodes.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,12 +53,17 @@ fn aggregate<'a>(rows: impl Iterator<Item = &'a RunRow>) -> Aggregate {
 /// `summary.json`: per backend overall, and per workload file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
+    /// Per backend, over every workload.
     pub backends: BTreeMap<String, Aggregate>,
+    /// Per workload file, then per backend.
     pub workloads: BTreeMap<String, BTreeMap<String, Aggregate>>,
     /// The limits of the runs (one value unless shards of different races were merged).
     pub limits: Vec<usize>,
+    /// Timed calls per instance; `None` when not known (merged shards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeat: Option<u32>,
+    /// The time limit of each call, in seconds; `None` for no limit, or when not known
+    /// (merged shards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_s: Option<f64>,
 }

@@ -26,7 +26,9 @@ use crate::puzzle::{Orientation, Piece};
 /// The cut-quota problem of one board, in the orientation being swept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CutProblem {
+    /// Rows of the board in the orientation being swept.
     pub rows: usize,
+    /// Columns of the board in the orientation being swept: the frontier's length.
     pub cols: usize,
     /// Row-major.
     pub open: Vec<bool>,
@@ -116,6 +118,7 @@ pub fn transpose_piece(p: Piece) -> Piece {
 
 /// Exact counts: machine integers while they last, then arbitrary precision.
 pub trait Tally: Clone + Default {
+    /// The count of the start state: the one way of having placed nothing.
     fn one() -> Self;
     /// `None` on overflow.
     fn add(&mut self, other: &Self) -> Option<()>;
@@ -144,9 +147,12 @@ impl Tally for num_bigint::BigUint {
 /// Why a sweep stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
+    /// The budget ran out: the deadline, a stop request or an interrupt.
     Deadline,
     /// More live states than the memory limit allows (the estimate was too loose).
     Memory {
+        /// Live states when the limit was passed (`u64::MAX` when the cut counts `ℓ` do not
+        /// fit a 64-bit key).
         states: u64,
     },
     /// A machine-integer count overflowed; rerun with arbitrary precision.
@@ -188,6 +194,7 @@ fn split(key: u128) -> (u64, u64) {
 
 /// The result of a forward sweep.
 pub struct Sweep<C> {
+    /// Tilings reaching the accepting state: the solutions of the problem.
     pub count: C,
     /// Largest number of live states in one layer.
     pub peak_states: u64,

@@ -43,6 +43,7 @@ pub const BYTES_PER_STATE: u64 = 64;
 /// The frontier DP backend.
 #[derive(Debug, Clone)]
 pub struct Dp {
+    /// Which way to sweep; `Auto` takes the one with the smaller state estimate.
     pub orientation: Orientation,
     /// Memory the states may take, in bytes.
     pub memory_limit: u64,

@@ -16,7 +16,12 @@ pub enum AnswerError {
         "was killed by {signal}; an answer from a program that crashed is not trusted; it \
          printed: {printed}"
     )]
-    Killed { signal: String, printed: String },
+    Killed {
+        /// The signal's name (e.g. `SIGSEGV`), or `signal N` when it has none.
+        signal: String,
+        /// The end of what it printed: its standard error, or its output when that is empty.
+        printed: String,
+    },
     /// A shell wrapper's report of its program's death by a signal (128 + signal).
     #[error(
         "exited with status {code} (a program killed by signal {signal}, by the shell's \
@@ -24,21 +29,39 @@ pub enum AnswerError {
          {printed}"
     )]
     ShellSignal {
+        /// The exit status, above 128.
         code: i32,
+        /// The signal it stands for: `code - 128`.
         signal: i32,
+        /// The end of what it printed: its standard error, or its output when that is empty.
         printed: String,
     },
     /// Ended without a verdict.
     #[error("exited with {status} and no verdict; it printed: {printed}")]
-    NoVerdict { status: String, printed: String },
+    NoVerdict {
+        /// The exit status in words (`status N`, or `no status`).
+        status: String,
+        /// The end of what it printed: its standard error, or its output when that is empty.
+        printed: String,
+    },
     /// An answer file larger than any answer for the model.
     #[error(
         "wrote an answer file of {size} bytes, more than any answer for this model needs ({max})"
     )]
-    TooLarge { size: u64, max: usize },
+    TooLarge {
+        /// The answer file's size in bytes.
+        size: u64,
+        /// The most bytes an answer for this model can take.
+        max: usize,
+    },
     /// A verdict contradicted by the exit status.
     #[error("said {said} but exited with status {code}")]
-    StatusMismatch { said: &'static str, code: i32 },
+    StatusMismatch {
+        /// The verdict printed: `SATISFIABLE` or `UNSATISFIABLE`.
+        said: &'static str,
+        /// The exit status: neither 0 nor the convention's code for that verdict (10, 20).
+        code: i32,
+    },
     /// The answer does not parse.
     #[error("{0}")]
     Unreadable(String),

@@ -36,17 +36,28 @@ pub enum AnswerFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Descriptor {
+    /// The backend name it is chosen by (`--backend NAME`): letters, digits, `-`, `_` or
+    /// `.`, and never a built-in backend's.
     pub name: String,
+    /// What the program is, in one line, for `dominofit backends`.
     #[serde(default)]
     pub about: String,
     /// What the program reads: `dimacs` or `lp` (a [`Format`] that an answer format
     /// below goes with).
     pub reads: Format,
+    /// The program and its arguments, with placeholders; it must mention `{input}`, and
+    /// `{output}` when the answer is read from a file.
     pub command: Vec<String>,
+    /// Arguments that pass the time left (`{seconds}`), placed after the program name or
+    /// at `{time_limit}`; empty when the program takes none (it is killed at the deadline
+    /// all the same).
     #[serde(default)]
     pub time_limit: Vec<String>,
+    /// The command that prints the program's version for `dominofit backends`; empty: the
+    /// program with `--version`.
     #[serde(default)]
     pub version: Vec<String>,
+    /// Where and how the program gives its verdict; it must go with `reads`.
     pub answer: AnswerFormat,
 }
 
@@ -54,10 +65,22 @@ pub struct Descriptor {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DescriptorError {
+    /// The descriptor does not parse, or could never run.
     #[error("{path}: {message}")]
-    Invalid { path: String, message: String },
+    Invalid {
+        /// The descriptor file, as shown to the user.
+        path: String,
+        /// What is wrong (with the line, for a TOML error).
+        message: String,
+    },
+    /// The descriptor file, or the user directory, could not be read.
     #[error("{path}: cannot read: {message}")]
-    Io { path: String, message: String },
+    Io {
+        /// The file or directory, as shown to the user.
+        path: String,
+        /// The system's error.
+        message: String,
+    },
 }
 
 impl Descriptor {

@@ -116,6 +116,7 @@ pub fn descriptors() -> Descriptors {
 /// An external program as a backend.
 #[derive(Debug, Clone)]
 pub struct External {
+    /// The program to run, what it reads and how to read its answer.
     pub descriptor: Descriptor,
     /// Cardinality encoding for programs that read DIMACS.
     pub encoding: Encoding,

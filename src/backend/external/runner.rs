@@ -36,13 +36,20 @@ pub struct Run {
 /// Why a program could not give an answer.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The program could not be started (with a hint when it is not installed).
     #[error("{0}")]
     Start(String),
+    /// The program printed more on standard output than any answer needs, and was
+    /// killed.
     #[error(
         "printed more than {limit} bytes on standard output, more than any answer for this model \
          needs; it was stopped"
     )]
-    Flood { limit: usize },
+    Flood {
+        /// The bytes of standard output allowed.
+        limit: usize,
+    },
+    /// The user interrupted the run (Ctrl-C).
     #[error("interrupted")]
     Interrupted,
 }
@@ -50,10 +57,13 @@ pub enum RunError {
 /// Why `backends` lists a program as missing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProbeError {
+    /// The program is not installed, or not on the `PATH`.
     #[error("not found")]
     NotFound,
+    /// The program exists but could not be started: the system's error.
     #[error("{0}")]
     Start(String),
+    /// The program did not exit within 5 s of being asked its version.
     #[error("did not answer --version within 5 s")]
     Silent,
 }

@@ -21,6 +21,7 @@ pub use search::SearchOptions;
 /// The native search backend.
 #[derive(Debug, Clone, Default)]
 pub struct Native {
+    /// Which optional parts of the search run, and their limits.
     pub options: SearchOptions,
 }
 
