@@ -35,8 +35,11 @@ pub struct Report {
     pub status: Status,
     /// Whether the search space was exhausted.
     pub complete: bool,
-    /// The tilings found, each one passed by the verifier.
+    /// The tilings found, each one passed by the verifier (empty when they were streamed).
     pub solutions: Vec<Solution>,
+    /// How many tilings were found and verified: `solutions.len()`, or the number handed
+    /// on by [`run_streaming`].
+    pub found: u64,
     /// Compilation and search, not verification; in benchmark mode, the median of the
     /// timed calls.
     pub time: Duration,
@@ -134,12 +137,118 @@ pub fn run(
         limit: request.limit,
         status: Status::from_evidence(solutions.len() as u64, exhausted, request.limit),
         complete: exhausted,
+        found: solutions.len() as u64,
         solutions,
         time,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
     })
+}
+
+/// Like [`run`], but hands each tiling to `each` as soon as it is found, decoded and
+/// verified, instead of keeping it: memory stays flat however many tilings a board has
+/// (`solve --format jsonl --limit 0`). The report's `solutions` is empty and `found`
+/// counts them; its time includes decoding and verification, which run inside the
+/// search here. `each` returning `Stop` ends the search (`Ending::Stopped`).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_streaming(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    each: &mut dyn FnMut(&Solution) -> Control,
+) -> Result<Report, BackendError> {
+    let (start, budget, model) = prepare(instance, backend, request)?;
+    let limit = request.limit;
+    let mut found: u64 = 0;
+    let mut wrong: Option<Violation> = None;
+    let (outcome, reason) = match &model.infeasible {
+        Some(reason) => (
+            Outcome {
+                ending: Ending::Exhausted,
+                counters: Counters::default(),
+            },
+            Some(reason.to_string()),
+        ),
+        None => {
+            let outcome = backend.solve(&model, limit, &budget, &mut |ids| {
+                let solution = decode(&model, ids);
+                if let Err(violation) = verify(instance, &solution) {
+                    wrong = Some(violation);
+                    return Control::Stop;
+                }
+                found += 1;
+                let wanted = each(&solution);
+                if wanted == Control::Stop || (limit != 0 && found >= limit as u64) {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            })?;
+            (outcome, None)
+        }
+    };
+    if let Some(violation) = wrong {
+        return Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
+    let exhausted = outcome.ending == Ending::Exhausted;
+    Ok(Report {
+        name: instance.name.clone(),
+        backend: backend.name().to_string(),
+        limit,
+        status: Status::from_evidence(found, exhausted, limit),
+        complete: exhausted,
+        solutions: Vec::new(),
+        found,
+        time: start.elapsed(),
+        counters: outcome.counters,
+        ending: outcome.ending,
+        reason,
+    })
+}
+
+/// The last line of `solve --format jsonl`: the report without its tilings (they were
+/// streamed), with how many there were.
+pub struct StreamEnd<'a>(pub &'a Report);
+
+impl serde::Serialize for StreamEnd<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            name: &'a str,
+            backend: &'a str,
+            limit: usize,
+            status: &'static str,
+            complete: bool,
+            found: u64,
+            stats: Stats<'a>,
+        }
+        let r = self.0;
+        Out {
+            name: &r.name,
+            backend: &r.backend,
+            limit: r.limit,
+            status: r.status.name(),
+            complete: r.complete,
+            found: r.found,
+            stats: Stats::of(r.time, &r.counters, r.ending, &r.reason),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// One tiling line of `solve --format jsonl`.
+#[derive(serde::Serialize)]
+pub struct StreamedTiling<'a> {
+    /// The board's name.
+    pub name: &'a str,
+    /// The tiling, verified.
+    pub solution: &'a Solution,
 }
 
 /// Calls taken before timing starts in [`run_repeated`], as in the paper's protocol.

@@ -15,8 +15,8 @@ pub mod registry;
 pub mod sat;
 
 pub use driver::{
-    CountReport, MAX_STORED_SOLUTIONS, Report, Request, WARM_UP_CALLS, count, decode, median, run,
-    run_repeated,
+    CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
+    count, decode, median, run, run_repeated, run_streaming,
 };
 pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 

@@ -1,7 +1,7 @@
 //! A portfolio: several backends on the same model in parallel threads; the first to
 //! give a decisive answer wins and the others are stopped. The first member runs in the
 //! caller's thread and starts the others from its first look at its budget after a head
-//! start of 1 ms: boards it decides at once cost no threads, and the head start is not
+//! start of 10 ms: boards it decides at once cost no threads, and the head start is not
 //! work thrown away. The members run in scoped threads, so none outlives the call.
 //!
 //! Each member searches with its own sink and keeps what it finds; a member is decisive
@@ -68,7 +68,7 @@ impl Portfolio {
 }
 
 /// How long the first member runs alone before the others are started.
-const HEAD_START: std::time::Duration = std::time::Duration::from_millis(1);
+const HEAD_START: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// One member's search with a sink of its own, keeping what it finds up to the limit.
 fn run_member(

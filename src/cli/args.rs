@@ -109,6 +109,12 @@ pub(super) enum Format {
     Text,
     /// One JSON object per instance and line, as fixed by FORMAT.md.
     Json,
+    /// `solve` only: one line per tiling as soon as it is found and verified
+    /// ({"name", "solution"}), then one line with the status and statistics
+    /// ({"name", "backend", "limit", "status", "complete", "found", "stats"}), also when
+    /// the time limit ends the search. Nothing is kept: `--limit 0` runs in constant
+    /// memory however many tilings a board has.
+    Jsonl,
 }
 
 #[derive(Debug, Args)]

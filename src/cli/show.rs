@@ -129,7 +129,7 @@ pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
         });
     }
     let mut stdout = std::io::stdout().lock();
-    if args.format == Format::Json {
+    if args.format != Format::Text {
         for line in &lines {
             writeln!(stdout, "{}", serde_json::to_string(line)?)?;
         }

@@ -19,6 +19,15 @@ fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Insta
 
 pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let (backend, instances, request) = prepare(&args.common, args.limit)?;
+    if args.common.format == Format::Jsonl {
+        if args.repeat.is_some() {
+            return Err(UsageError(
+                "--repeat times whole calls; it does not go with --format jsonl".to_string(),
+            )
+            .into());
+        }
+        return solve_streaming(backend.as_ref(), &instances, &request);
+    }
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
@@ -34,10 +43,52 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
         };
         tally.unknown |= report.status == Status::Unknown;
         let text = match args.common.format {
-            Format::Json => output::solve_json(&report),
+            Format::Json | Format::Jsonl => output::solve_json(&report),
             Format::Text => output::solve_text(instance, &report),
         };
         writeln!(stdout, "{text}")?;
+        stdout.flush()?;
+    }
+    Ok(tally.exit_code())
+}
+
+/// `solve --format jsonl`: each tiling is written as it is found, then the board's end
+/// line. A failed write (a reader that went away) stops the search and is the error.
+fn solve_streaming(
+    backend: &dyn Backend,
+    instances: &[Instance],
+    request: &Request,
+) -> Result<ExitCode> {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut tally = Tally::default();
+    for instance in instances {
+        let mut failed: Option<std::io::Error> = None;
+        let result = backend::run_streaming(instance, backend, request, &mut |solution| {
+            let line = backend::StreamedTiling {
+                name: &instance.name,
+                solution,
+            };
+            let written = serde_json::to_writer(&mut stdout, &line)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(stdout))
+                .and_then(|()| stdout.flush());
+            match written {
+                Ok(()) => dominofit::backend::Control::Continue,
+                Err(e) => {
+                    failed = Some(e);
+                    dominofit::backend::Control::Stop
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let Some(report) = tally.take(instance, result)? else {
+            continue;
+        };
+        tally.unknown |= report.status == Status::Unknown;
+        serde_json::to_writer(&mut stdout, &backend::StreamEnd(&report))?;
+        writeln!(stdout)?;
         stdout.flush()?;
     }
     Ok(tally.exit_code())
@@ -101,7 +152,7 @@ pub(super) fn count(args: CountArgs) -> Result<ExitCode> {
         };
         tally.unknown |= !report.complete;
         let text = match args.common.format {
-            Format::Json => output::count_json(&report),
+            Format::Json | Format::Jsonl => output::count_json(&report),
             Format::Text => output::count_text(&report),
         };
         writeln!(stdout, "{text}")?;

@@ -542,3 +542,180 @@ fn race_writes_tables_and_plots() {
         .code(1)
         .stderr(contains("appears in more than one row"));
 }
+
+#[test]
+fn jsonl_streams_every_tiling_then_the_status() {
+    let boards = dominofit()
+        .args([
+            "generate", "--rows", "6", "--cols", "6", "--count", "4", "--seed", "3", "--open",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let instances = dominofit::puzzle::parse::parse_instances(
+        std::str::from_utf8(&boards).unwrap(),
+        "-",
+        "-",
+        true,
+    )
+    .unwrap();
+    let streamed = dominofit()
+        .args(["solve", "-", "--limit", "0", "--format", "jsonl"])
+        .write_stdin(boards.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<serde_json::Value> = std::str::from_utf8(&streamed)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut k = 0;
+    for instance in &instances {
+        // The brute-force oracle: every tiling of the open board with these clues.
+        let mut expected: Vec<String> =
+            crate::common::all_tilings(instance.rows, instance.cols, &instance.blocked)
+                .into_iter()
+                .filter(|s| {
+                    crate::common::clues_of(instance.rows, instance.cols, s)
+                        == (instance.row_clues.clone(), instance.col_clues.clone())
+                })
+                .map(|s| serde_json::to_value(&s).unwrap().to_string())
+                .collect();
+        expected.sort();
+        let mut got = Vec::new();
+        while lines[k].get("solution").is_some() {
+            assert_eq!(lines[k]["name"], instance.name.as_str());
+            got.push(lines[k]["solution"].to_string());
+            k += 1;
+        }
+        got.sort();
+        assert_eq!(got, expected, "{}", instance.name);
+        let end = &lines[k];
+        k += 1;
+        assert_eq!(end["name"], instance.name.as_str());
+        assert_eq!(end["found"], expected.len());
+        assert_eq!(end["complete"], true);
+        let status = if expected.len() == 1 {
+            "unique"
+        } else {
+            "multiple"
+        };
+        assert_eq!(end["status"], status);
+        assert!(end.get("solutions").is_none());
+    }
+    assert_eq!(k, lines.len());
+}
+
+#[test]
+fn jsonl_ends_with_a_status_line_at_the_time_limit() {
+    // An open 6×40 board with 3,481,920 tilings: the time limit ends the stream, and the
+    // last line says how many were written before it.
+    let board = dominofit()
+        .args([
+            "generate", "--rows", "6", "--cols", "40", "--count", "4", "--seed", "1", "--open",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let fourth = String::from_utf8(board)
+        .unwrap()
+        .lines()
+        .nth(3)
+        .unwrap()
+        .to_string();
+    let out = dominofit()
+        .args([
+            "solve",
+            "-",
+            "--limit",
+            "0",
+            "--format",
+            "jsonl",
+            "--timeout",
+            "0.5",
+        ])
+        .write_stdin(fourth)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let end: serde_json::Value = serde_json::from_str(lines[lines.len() - 1]).unwrap();
+    assert_eq!(end["complete"], false);
+    assert_eq!(end["stats"]["stopped"], "timeout");
+    assert_eq!(end["found"], lines.len() - 1);
+    assert!(lines.len() > 2, "nothing streamed before the time limit");
+}
+
+#[test]
+fn jsonl_does_not_go_with_repeat() {
+    dominofit()
+        .args(["solve", OBSERVED_8X8, "--format", "jsonl", "--repeat", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("--repeat"));
+}
+
+#[test]
+fn jsonl_streams_as_many_tilings_as_the_dp_counts() {
+    // Open 6×12 boards: too many tilings of the bare board for the brute-force oracle,
+    // so the frontier DP's exact count is the reference.
+    let boards = dominofit()
+        .args([
+            "generate", "--rows", "6", "--cols", "12", "--count", "3", "--seed", "3", "--open",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let counts = dominofit()
+        .args(["count", "-", "--backend", "dp", "--format", "json"])
+        .write_stdin(boards.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let streamed = dominofit()
+        .args(["solve", "-", "--limit", "0", "--format", "jsonl"])
+        .write_stdin(boards)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ends: Vec<serde_json::Value> = std::str::from_utf8(&streamed)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("found").is_some())
+        .collect();
+    let counts: Vec<serde_json::Value> = std::str::from_utf8(&counts)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(ends.len(), 3);
+    for (end, count) in ends.iter().zip(&counts) {
+        assert_eq!(end["name"], count["name"]);
+        assert_eq!(end["found"].to_string(), count["count"].as_str().unwrap());
+        assert_eq!(end["complete"], true);
+    }
+    let tilings = std::str::from_utf8(&streamed)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"solution\""))
+        .count();
+    let total: u64 = ends.iter().map(|e| e["found"].as_u64().unwrap()).sum();
+    assert_eq!(tilings as u64, total);
+}

@@ -81,6 +81,33 @@ pub(super) enum Verdict {
 /// multipliers when its objective was positive.
 type Answer = Option<(bool, Option<(Vec<f64>, Vec<f64>)>)>;
 
+/// A copy of a node, kept while the search moves on (the root, for the LP).
+pub(super) struct Root {
+    active: Vec<bool>,
+    covered: Vec<bool>,
+    quota: Vec<i32>,
+}
+
+impl Root {
+    /// The node with these live candidates, covered cells and residual quotas.
+    pub(super) fn new(active: Vec<bool>, covered: Vec<bool>, quota: Vec<i32>) -> Root {
+        Root {
+            active,
+            covered,
+            quota,
+        }
+    }
+
+    /// The copy as a node.
+    pub(super) fn node(&self) -> Node<'_> {
+        Node {
+            active: &self.active,
+            covered: &self.covered,
+            quota: &self.quota,
+        }
+    }
+}
+
 /// Tries to refute the node, in this thread, taking as long as the LP takes (the
 /// tests' every-stall mode).
 pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
@@ -95,12 +122,10 @@ pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
 pub(super) struct Pending {
     answer: std::sync::mpsc::Receiver<Answer>,
     abandoned: Arc<AtomicBool>,
-    active: Vec<bool>,
-    covered: Vec<bool>,
-    quota: Vec<i32>,
+    root: Root,
 }
 
-/// Starts refuting the node in the background, until `deadline`; `None` when another
+/// Starts refuting `root` in the background, until `deadline`; `None` when another
 /// LP is running in this process (a portfolio's members would only solve the same root
 /// LP twice) or a thread cannot be had.
 ///
@@ -110,8 +135,8 @@ pub(super) struct Pending {
 /// was too short for the boards the LP refutes. Beside the search the LP can take as
 /// long as the search does; it runs in slices, and when the search ends first (drops
 /// its [`Pending`]) it stops at the end of the slice.
-pub(super) fn start(lay: &Layout, node: &Node, deadline: Option<Instant>) -> Option<Pending> {
-    let (lp, pi, mu) = multiplier_lp(lay, node)?;
+pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Option<Pending> {
+    let (lp, pi, mu) = multiplier_lp(lay, &root.node())?;
     LP_RUNNING
         .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
         .ok()?;
@@ -136,9 +161,7 @@ pub(super) fn start(lay: &Layout, node: &Node, deadline: Option<Instant>) -> Opt
     Some(Pending {
         answer: rx,
         abandoned,
-        active: node.active.to_vec(),
-        covered: node.covered.to_vec(),
-        quota: node.quota.to_vec(),
+        root,
     })
 }
 
@@ -160,12 +183,7 @@ impl Pending {
             Err(std::sync::mpsc::TryRecvError::Empty) => return None,
             Err(std::sync::mpsc::TryRecvError::Disconnected) => None,
         };
-        let node = Node {
-            active: &self.active,
-            covered: &self.covered,
-            quota: &self.quota,
-        };
-        Some(verdict(lay, &node, answer))
+        Some(verdict(lay, &self.root.node(), answer))
     }
 }
 

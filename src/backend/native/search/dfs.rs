@@ -80,48 +80,20 @@ impl<'a> Search<'a> {
             let restarts = self.options.restarts && limit != 0;
             let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
             let mut run = 0u32;
-            let mut failures_so_far: u64 = 0;
-            let mut farkas_at = (self.options.farkas_after_failures != u64::MAX
-                && lay.cells <= FARKAS_MAX_CELLS)
-                .then_some(self.options.farkas_after_failures);
-            let mut checkpoints = 0u32;
+            // The LP refutes the root, rebuilt from the trail when it starts, so that it
+            // can start from inside a descent, which it never cuts short (a descent cut
+            // for it would have to remember every tiling it reported, without bound).
+            if self.options.farkas_after_failures != u64::MAX && lay.cells <= FARKAS_MAX_CELLS {
+                self.mark_root_for_farkas();
+            }
             loop {
-                let luby_cut = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
-                let farkas_cut = farkas_at.map(|at| at.saturating_sub(failures_so_far).max(1));
-                let cutoff = match (luby_cut, farkas_cut) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
-                let perturb = run > 0 || checkpoints > 0;
-                match self.descend(cutoff, perturb, budget, sink, &mut reported) {
+                let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
+                match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
                     Some(ending) => break ending,
+                    None if self.farkas_refuted() => break Ending::Exhausted,
                     None => {
-                        failures_so_far += cutoff.unwrap_or(0);
-                        let due = farkas_at.is_some_and(|at| failures_so_far >= at);
-                        if due {
-                            // The checkpoints come at fixed failure counts, so that the
-                            // search's path (and its node counts) does not depend on how
-                            // fast the LP runs on this machine.
-                            checkpoints += 1;
-                            farkas_at = farkas_at.map(|at| at.saturating_mul(16));
-                        }
-                        if self.farkas_refuted() {
-                            break Ending::Exhausted;
-                        }
-                        if due && !self.lp_settled && self.lp.is_none() && reported.is_empty() {
-                            // Back at the root: a board that resists the search may
-                            // have no fractional solution at all. The LP of the root
-                            // runs beside the search, which never waits for it; when
-                            // another LP holds the slot, the next checkpoint tries again.
-                            self.start_farkas(budget);
-                            if self.lp.is_some() {
-                                farkas_at = None;
-                            }
-                        }
-                        if luby_cut.is_some_and(|c| Some(c) == cutoff) {
-                            run += 1;
-                            self.restarts += 1;
-                        }
+                        run += 1;
+                        self.restarts += 1;
                     }
                 }
             }
@@ -158,6 +130,7 @@ impl<'a> Search<'a> {
                 if self.uncovered == 0 {
                     if self.quota.iter().all(|&q| q == 0) {
                         found += 1;
+                        self.tilings_found += 1;
                         let control = if restarts || !reported.is_empty() {
                             // A later run may reach a tiling an earlier run reported.
                             let mut tiling: Box<[PlacementId]> = self.chosen.clone().into();
@@ -232,8 +205,11 @@ impl<'a> Search<'a> {
                     {
                         return Some(Ending::Timeout);
                     }
-                    if self.nodes.is_multiple_of(DEADLINE_EVERY) && self.farkas_refuted() {
-                        return Some(Ending::Exhausted);
+                    if self.nodes.is_multiple_of(DEADLINE_EVERY) {
+                        if self.farkas_refuted() {
+                            return Some(Ending::Exhausted);
+                        }
+                        self.start_farkas_when_due(budget);
                     }
                     if self.nodes >= self.options.node_limit {
                         return Some(Ending::Capped);

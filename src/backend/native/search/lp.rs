@@ -27,10 +27,57 @@ impl<'a> Search<'a> {
         refuted
     }
 
-    /// Starts the LP refutation of the root (the search is back at the root) in the
-    /// background, until the deadline; it runs beside the search from then on.
-    pub(super) fn start_farkas(&mut self, budget: &Budget) {
-        self.lp = farkas::start(self.lay, &self.farkas_node(), budget.deadline);
+    /// Marks the current (settled) node as the root the LP will refute, and schedules
+    /// the LP's start. Nothing is copied yet: most boards never need the LP.
+    pub(super) fn mark_root_for_farkas(&mut self) {
+        self.lp_root_mark = Some(self.trail.len());
+        self.lp_due_at = self.options.farkas_after_failures;
+    }
+
+    /// The root as it was when marked, rebuilt from the current node by undoing the trail
+    /// above the mark on a copy: the search itself stays where it is.
+    fn root_copy(&self, mark: usize) -> farkas::Root {
+        let lay = self.lay;
+        let mut active = self.active.clone();
+        let mut covered = self.covered.clone();
+        let mut quota = self.quota.clone();
+        for &op in &self.trail[mark..] {
+            let p = (op >> 1) as usize;
+            active[p] = true;
+            if op & 1 == 1 {
+                for c in lay.place_cells[p] {
+                    covered[c as usize] = false;
+                }
+                for &g in lay.groups_of(p as u32) {
+                    quota[g as usize] += 1;
+                }
+            }
+        }
+        farkas::Root::new(active, covered, quota)
+    }
+
+    /// Starts the LP refutation of the saved root in the background, until the deadline,
+    /// once the search has failed `farkas_after_failures` times without finding a tiling
+    /// (a board with one has a fractional solution: nothing to refute). When another LP
+    /// holds the process's one LP slot, it tries again after sixteen times as many
+    /// failures. The search goes on and never waits for it.
+    pub(super) fn start_farkas_when_due(&mut self, budget: &Budget) {
+        if self.failures_total < self.lp_due_at
+            || self.lp.is_some()
+            || self.lp_settled
+            || self.tilings_found > 0
+        {
+            return;
+        }
+        let Some(mark) = self.lp_root_mark else {
+            return;
+        };
+        self.lp = farkas::start(self.lay, self.root_copy(mark), budget.deadline);
+        self.lp_due_at = if self.lp.is_some() {
+            u64::MAX
+        } else {
+            self.lp_due_at.saturating_mul(16)
+        };
     }
 
     /// Whether the background LP has refuted the root; takes note of any other answer.

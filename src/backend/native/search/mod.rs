@@ -66,7 +66,10 @@ mod tests {
         assert!(search.settle(), "propagation alone refutes it");
         // Another test's LP may hold the one LP slot for a moment.
         farkas::wait_for_abandoned_lp();
-        search.start_farkas(&crate::backend::Budget::default());
+        search.mark_root_for_farkas();
+        // Due at once, as if the search had failed often enough.
+        search.lp_due_at = 0;
+        search.start_farkas_when_due(&crate::backend::Budget::default());
         assert!(search.lp.is_some());
         let mut refuted = false;
         while search.lp.is_some() {

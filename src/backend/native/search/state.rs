@@ -50,6 +50,13 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) lp: Option<farkas::Pending>,
     /// The LP was solved and could not refute the root: it is not tried again.
     pub(super) lp_settled: bool,
+    /// Trail length at the settled root, which the LP refutes (when the LP is on for
+    /// this board).
+    pub(super) lp_root_mark: Option<usize>,
+    /// Failures after which the LP is started next (`u64::MAX`: never again).
+    pub(super) lp_due_at: u64,
+    /// Tilings reached so far, over all descents.
+    pub(super) tilings_found: u64,
     /// Failures over every descent.
     pub(super) failures_total: u64,
     /// Candidate updates undone so far: with the trail's length, the search's work.
@@ -103,6 +110,9 @@ impl<'a> Search<'a> {
             farkas_refutations: 0,
             lp: None,
             lp_settled: false,
+            lp_root_mark: None,
+            lp_due_at: u64::MAX,
+            tilings_found: 0,
             failures_total: 0,
             undone: 0,
             matching_work: 0,
