@@ -79,8 +79,10 @@ pub(super) struct RaceArgs {
     /// Comma-separated backend names (see `dominofit backends`).
     #[arg(long, value_delimiter = ',', default_value = "native")]
     pub(super) backends: Vec<String>,
-    /// 1: first solution; 2: uniqueness check.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    /// 1: first solution; 2: uniqueness check; 0: count the solutions (by the backend's
+    /// own counter, such as dp's, or by enumeration), comparing the counts across
+    /// backends like statuses: a disagreement stops the race naming the instance.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=2))]
     pub(super) limit: u32,
     /// Timed calls per instance after three warm-ups; the per-instance time is their median.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]

@@ -28,6 +28,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         }
         race::check_disjoint(&rows)?;
         race::check_agreement(&rows)?;
+        race::check_counts(&rows)?;
         let summary = race::summarize(&rows, None, None);
         (rows, summary)
     } else {
@@ -74,6 +75,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         )?;
         let what = match summary.limits.as_slice() {
             [2] => "uniqueness check",
+            [0] => "counting",
             _ => "first solution",
         };
         files::write_atomically(

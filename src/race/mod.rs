@@ -85,8 +85,12 @@ pub struct RunRow {
     /// Placements forced by propagation before the first branch, for backends that
     /// count them.
     pub forced: Option<u64>,
-    /// Tilings found, each passed by the verifier; 0 for an error.
+    /// Tilings found, each passed by the verifier; 0 for an error. In a counting race,
+    /// the count, saturated at `usize::MAX`.
     pub solutions: usize,
+    /// In a counting race (`limit` 0), the count in decimal: exact when `complete`,
+    /// otherwise a lower bound.
+    pub count: Option<String>,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
 }
@@ -143,6 +147,31 @@ pub enum RaceError {
         /// The backend it was run on.
         backend: String,
     },
+    /// Two counts of one instance that cannot both be right: two different complete
+    /// counts, or a lower bound above a complete count.
+    #[error(transparent)]
+    CountMismatch(Box<CountMismatch>),
+}
+
+/// Two counts of one instance that cannot both be right.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "instance `{instance}` ({workload}): `{first_backend}` counts {first} and \
+     `{second_backend}` counts {second}; at least one of them is wrong"
+)]
+pub struct CountMismatch {
+    /// The workload the instance came from.
+    pub workload: String,
+    /// The instance's name.
+    pub instance: String,
+    /// The backend that counted first.
+    pub first_backend: String,
+    /// Its count (`at least N` for a lower bound).
+    pub first: String,
+    /// The backend that disagrees.
+    pub second_backend: String,
+    /// Its count.
+    pub second: String,
 }
 
 /// Whether two decisive answers cannot both be right.
@@ -206,6 +235,54 @@ pub fn check_agreement(rows: &[RunRow]) -> Result<(), Box<Contradiction>> {
     Ok(())
 }
 
+/// Checks the counts of a counting race (rows with a `count`) for two that cannot both be
+/// right about one instance: different complete counts, or a lower bound (an incomplete
+/// count) above a complete one.
+///
+/// # Errors
+/// The first disagreement, in row order.
+pub fn check_counts(rows: &[RunRow]) -> Result<(), RaceError> {
+    use num_bigint::BigUint;
+    let mut seen: std::collections::HashMap<(&str, &str), Vec<(&RunRow, BigUint)>> =
+        std::collections::HashMap::new();
+    let shown = |r: &RunRow| {
+        let count = r.count.clone().unwrap_or_default();
+        if r.complete {
+            count
+        } else {
+            format!("at least {count}")
+        }
+    };
+    for r in rows.iter().filter(|r| r.error.is_none()) {
+        let Some(count) = r.count.as_deref().and_then(|c| c.parse::<BigUint>().ok()) else {
+            continue;
+        };
+        let earlier = seen
+            .entry((r.workload.as_str(), r.instance.as_str()))
+            .or_default();
+        for (other, other_count) in earlier.iter() {
+            let clash = match (other.complete, r.complete) {
+                (true, true) => *other_count != count,
+                (true, false) => count > *other_count,
+                (false, true) => *other_count > count,
+                (false, false) => false,
+            };
+            if clash {
+                return Err(RaceError::CountMismatch(Box::new(CountMismatch {
+                    workload: r.workload.clone(),
+                    instance: r.instance.clone(),
+                    first_backend: other.backend.clone(),
+                    first: shown(other),
+                    second_backend: r.backend.clone(),
+                    second: shown(r),
+                })));
+            }
+        }
+        earlier.push((r, count));
+    }
+    Ok(())
+}
+
 /// Runs every backend on every instance of every workload, calling `progress` with
 /// (runs done, runs in all) after each.
 ///
@@ -236,20 +313,21 @@ pub fn race(
                     return Ok(rows);
                 }
                 let row = match result {
-                    Ok(report) => RunRow {
+                    Ok(measured) => RunRow {
                         workload: workload.clone(),
                         instance: instance.name.clone(),
-                        backend: report.backend.clone(),
+                        backend: measured.backend,
                         rows: instance.rows,
                         cols: instance.cols,
                         limit: options.limit,
-                        status: report.status,
-                        complete: report.complete,
-                        time_ms: (report.status != Status::Unknown)
-                            .then_some(report.time.as_secs_f64() * 1e3),
-                        nodes: report.counters.nodes,
-                        forced: report.counters.forced,
-                        solutions: report.solutions.len(),
+                        status: measured.status,
+                        complete: measured.complete,
+                        time_ms: (measured.status != Status::Unknown)
+                            .then_some(measured.time.as_secs_f64() * 1e3),
+                        nodes: measured.counters.nodes,
+                        forced: measured.counters.forced,
+                        solutions: measured.solutions,
+                        count: measured.count,
                         error: None,
                     },
                     Err(source @ BackendError::WrongSolution { .. }) => {
@@ -272,6 +350,7 @@ pub fn race(
                         nodes: None,
                         forced: None,
                         solutions: 0,
+                        count: None,
                         error: Some(failure.to_string()),
                     },
                 };
@@ -279,6 +358,7 @@ pub fn race(
                 // The same check as for merged shards, on this instance's rows so far,
                 // so the race stops at the first contradicting answer.
                 check_agreement(&rows[first_row..]).map_err(RaceError::Contradiction)?;
+                check_counts(&rows[first_row..])?;
                 done += 1;
                 progress(done, total);
             }
@@ -287,21 +367,87 @@ pub fn race(
     Ok(rows)
 }
 
+/// What one instance on one backend gave, solved or counted.
+struct Measured {
+    backend: String,
+    status: Status,
+    complete: bool,
+    time: Duration,
+    counters: crate::backend::Counters,
+    solutions: usize,
+    count: Option<String>,
+}
+
 /// One instance on one backend under the protocol: a first call, then (if it decided
-/// quickly) warm-ups and timed calls.
+/// quickly) warm-ups and timed calls. A counting race (`limit` 0) counts instead, by the
+/// backend's own counter or by enumeration (`backend::count`), in constant memory.
 fn timed(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
     options: &RaceOptions,
-) -> Result<backend::Report, BackendError> {
-    let first = backend::run(instance, backend, request)?;
-    if first.status == Status::Unknown || options.repeat == 0 || first.time >= options.repeat_below
-    {
-        return Ok(first);
+) -> Result<Measured, BackendError> {
+    if request.limit == 0 {
+        return timed_count(instance, backend, request, options);
     }
-    backend::run_repeated(instance, backend, request, options.repeat)
+    let first = backend::run(instance, backend, request)?;
+    let report = if first.status == Status::Unknown
+        || options.repeat == 0
+        || first.time >= options.repeat_below
+    {
+        first
+    } else {
+        backend::run_repeated(instance, backend, request, options.repeat)?
+    };
+    Ok(Measured {
+        backend: report.backend,
+        status: report.status,
+        complete: report.complete,
+        time: report.time,
+        counters: report.counters,
+        solutions: report.solutions.len(),
+        count: None,
+    })
 }
+
+/// [`timed`] for a counting race: what is timed is a complete count, so an incomplete
+/// one is `unknown` (capped) whatever it found; a complete count's status says what it
+/// proves (`unsat`, `unique`, `multiple`). Lower bounds still take part in
+/// [`check_counts`].
+fn timed_count(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    options: &RaceOptions,
+) -> Result<Measured, BackendError> {
+    let mut report = backend::count(instance, backend, request)?;
+    if report.complete && options.repeat > 0 && report.time < options.repeat_below {
+        for _ in 0..backend::WARM_UP_CALLS {
+            backend::count(instance, backend, request)?;
+        }
+        let mut times = Vec::with_capacity(options.repeat as usize);
+        for _ in 0..options.repeat {
+            report = backend::count(instance, backend, request)?;
+            times.push(report.time);
+        }
+        report.time = backend::median(&mut times);
+    }
+    let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
+    Ok(Measured {
+        backend: report.backend,
+        status: if report.complete {
+            Status::from_evidence(found, true, 0)
+        } else {
+            Status::Unknown
+        },
+        complete: report.complete,
+        time: report.time,
+        counters: report.counters,
+        solutions: usize::try_from(found).unwrap_or(usize::MAX),
+        count: Some(report.count.to_string()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,8 +466,41 @@ mod tests {
             nodes: Some(1),
             forced: None,
             solutions: 1,
+            count: None,
             error: None,
         }
+    }
+
+    fn counted(backend: &str, count: &str, complete: bool) -> RunRow {
+        RunRow {
+            limit: 0,
+            complete,
+            count: Some(count.to_string()),
+            ..row(backend, Status::Multiple, Some(1.0))
+        }
+    }
+
+    #[test]
+    fn counts_that_cannot_both_be_right_are_a_mismatch() {
+        // Equal complete counts, and a lower bound below them, agree.
+        let agreeing = [
+            counted("a", "12", true),
+            counted("b", "12", true),
+            counted("c", "7", false),
+        ];
+        assert!(check_counts(&agreeing).is_ok());
+        for (second, complete) in [("13", true), ("20", false)] {
+            let rows = [counted("a", "12", true), counted("b", second, complete)];
+            let err = check_counts(&rows).unwrap_err();
+            assert!(matches!(err, RaceError::CountMismatch(_)), "{err}");
+            assert!(err.to_string().contains("instance `i`"), "{err}");
+        }
+        // A lower bound first, then a complete count below it.
+        let rows = [counted("a", "20", false), counted("b", "12", true)];
+        assert!(check_counts(&rows).is_err());
+        // Two lower bounds never clash.
+        let rows = [counted("a", "20", false), counted("b", "3", false)];
+        assert!(check_counts(&rows).is_ok());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::RunRow;
 use crate::backend::Status;
 
 /// The columns, in order.
-const HEADER: [&str; 13] = [
+const HEADER: [&str; 14] = [
     "workload",
     "instance",
     "backend",
@@ -18,6 +18,7 @@ const HEADER: [&str; 13] = [
     "nodes",
     "forced",
     "solutions",
+    "count",
     "error",
 ];
 
@@ -33,7 +34,8 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
         .clone();
     if header.iter().ne(HEADER) {
         return Err(format!(
-            "{origin}: not a runs.csv of this version: expected the columns {}",
+            "{origin}: not a runs.csv of this version: expected the columns {} (files \
+             without `count` come from before counting races; run the race again)",
             HEADER.join(",")
         ));
     }
@@ -63,7 +65,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
             r[i].parse().map_err(|_| bad(what, &r[i]))
         };
         let (status, error) = match &r[6] {
-            "error" => (Status::Unknown, Some(r[12].to_string())),
+            "error" => (Status::Unknown, Some(r[13].to_string())),
             name => (
                 Status::from_name(name).ok_or_else(|| bad("status", name))?,
                 None,
@@ -86,6 +88,11 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
             nodes: integer(9, "node count")?,
             forced: integer(10, "forced count")?,
             solutions: size(11, "solution count")?,
+            count: match &r[12] {
+                "" => None,
+                f if f.bytes().all(|b| b.is_ascii_digit()) => Some(f.to_string()),
+                f => return Err(bad("count", f)),
+            },
             error,
         });
     }
@@ -119,6 +126,7 @@ pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), c
             &optional(r.nodes),
             &optional(r.forced),
             &r.solutions.to_string(),
+            r.count.as_deref().unwrap_or(""),
             r.error.as_deref().unwrap_or(""),
         ])?;
     }

@@ -147,6 +147,7 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
     let what = match summary.limits.as_slice() {
         [1] => "first solution (`--limit 1`)",
         [2] => "uniqueness check (`--limit 2`)",
+        [0] => "counting (`--limit 0`)",
         _ => "mixed limits",
     };
     let _ = writeln!(out, "# Race: {what}\n");

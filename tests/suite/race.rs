@@ -259,3 +259,99 @@ fn merged_shards_are_checked_for_contradictions() {
     assert_eq!(contradiction.instance, "planted-6x6-s8-1");
     assert_eq!(contradiction.second_backend, "always-unsat");
 }
+
+/// A test-only counter that is off by one: it counts directly, one too many.
+struct OffByOne;
+
+impl Backend for OffByOne {
+    fn name(&self) -> &str {
+        "off-by-one"
+    }
+
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
+        Native::default().solve(model, limit, budget, sink)
+    }
+
+    fn count(
+        &self,
+        model: &Model,
+        budget: &Budget,
+    ) -> Option<Result<dominofit::backend::ExactCount, BackendError>> {
+        let exact = dominofit::backend::dp::Dp::default().count(model, budget)?;
+        Some(exact.map(|mut c| {
+            c.count += 1u8;
+            c
+        }))
+    }
+}
+
+#[test]
+fn a_counting_race_compares_counts_across_backends() {
+    // The committed `larger` boards and narrow open boards: the frontier DP counts
+    // directly, native and varisat by enumeration; every count must agree.
+    let larger = dominofit::puzzle::parse::read_instances(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/larger.jsonl"
+    ))
+    .unwrap();
+    let narrow: Vec<_> = (0..3)
+        .map(|k| {
+            dominofit::puzzle::generate::planted_open(4, 9, 7, k)
+                .unwrap()
+                .0
+        })
+        .collect();
+    let workloads = vec![
+        ("larger.jsonl".to_string(), larger),
+        ("narrow.jsonl".to_string(), narrow),
+    ];
+    let backends: Vec<Box<dyn Backend>> = vec![
+        Box::new(dominofit::backend::dp::Dp::default()),
+        Box::new(Native::default()),
+    ];
+    let counting = RaceOptions {
+        repeat: 1,
+        ..RaceOptions::new(0)
+    };
+    let rows = race::race(&workloads, &backends, &counting, &mut |_, _| {}).unwrap();
+    assert_eq!(rows.len(), 2 * (12 + 3));
+    for pair in rows.chunks(2) {
+        assert!(
+            pair.iter().all(|r| r.complete && r.error.is_none()),
+            "{pair:?}"
+        );
+        assert_eq!(pair[0].count, pair[1].count, "{}", pair[0].instance);
+        assert!(pair[0].count.as_deref().is_some_and(|c| c != "0"));
+    }
+    // runs.csv keeps the counts.
+    let mut csv = Vec::new();
+    race::write_runs_csv(&rows, &mut csv).unwrap();
+    let back = race::read_runs_csv(csv.as_slice(), "runs.csv").unwrap();
+    assert!(back.iter().zip(&rows).all(|(a, b)| a.count == b.count));
+}
+
+#[test]
+fn a_wrong_count_stops_the_race_naming_the_instance() {
+    // Open boards with several tilings each, so that the statuses agree (`multiple`) and
+    // only the counts tell the wrong counter apart.
+    let instances: Vec<_> = (0..2)
+        .map(|k| {
+            dominofit::puzzle::generate::planted_open(4, 9, 7, k)
+                .unwrap()
+                .0
+        })
+        .collect();
+    let workloads = vec![("game.jsonl".to_string(), instances)];
+    let backends: Vec<Box<dyn Backend>> = vec![Box::new(Native::default()), Box::new(OffByOne)];
+    let counting = RaceOptions {
+        repeat: 1,
+        ..RaceOptions::new(0)
+    };
+    let err = race::race(&workloads, &backends, &counting, &mut |_, _| {}).unwrap_err();
+    assert!(matches!(err, RaceError::CountMismatch(_)), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("open-4x9-s7-1") && message.contains("off-by-one"),
+        "{message}"
+    );
+}
