@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the external solvers the tests and benchmarks drive, from Debian's packages.
+# Installs the external solvers the tests and benchmarks drive, and GNU parallel for
+# sharded campaigns (scripts/campaign-parallel.sh), from Debian's packages.
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils)
+packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils parallel)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -355,3 +355,57 @@ fn a_wrong_count_stops_the_race_naming_the_instance() {
         "{message}"
     );
 }
+
+#[test]
+fn a_campaign_run_by_gnu_parallel_merges_to_the_one_process_race() {
+    if !crate::common::program_available("parallel", "--version") {
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let bin = assert_cmd::cargo::cargo_bin("dominofit");
+    let dir = tempfile::tempdir().unwrap();
+    let race_args = [
+        format!("{root}/models/larger.jsonl"),
+        format!("{root}/models/observed.jsonl"),
+        "--backends".to_string(),
+        "native,dp".to_string(),
+        "--limit".to_string(),
+        "0".to_string(),
+        "--repeat".to_string(),
+        "1".to_string(),
+    ];
+    let campaign = dir.path().join("campaign with spaces");
+    crate::common::succeed(
+        std::process::Command::new(format!("{root}/scripts/campaign-parallel.sh"))
+            .arg(&campaign)
+            .args(["3", "2"])
+            .args(&race_args)
+            .env("DOMINOFIT", &bin),
+    );
+    let single = dir.path().join("single");
+    crate::common::succeed(
+        std::process::Command::new(&bin)
+            .arg("race")
+            .args(&race_args)
+            .arg("--out")
+            .arg(&single),
+    );
+    // Everything but the times: the same rows, answers and counts.
+    let answers = |path: std::path::PathBuf| {
+        let file = std::fs::File::open(&path).unwrap();
+        let mut rows: Vec<_> = race::read_runs_csv(file, "runs.csv")
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                (
+                    r.workload, r.instance, r.backend, r.status, r.complete, r.count,
+                )
+            })
+            .collect();
+        rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        rows
+    };
+    let merged = answers(campaign.join("all/runs.csv"));
+    assert_eq!(merged.len(), 2 * (12 + 3));
+    assert_eq!(merged, answers(single.join("runs.csv")));
+}
