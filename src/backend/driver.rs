@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 
-use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Status, native};
+use super::{
+    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, Status, native,
+};
 use crate::model::{self, Families, Model, PlacementId};
 use crate::puzzle::verify::{Violation, verify};
 use crate::puzzle::{Instance, Solution};
@@ -80,6 +82,25 @@ fn prepare(
     Ok((start, budget, model))
 }
 
+/// The backend's search of `model`, or, when clue inversion already refuted the board,
+/// an exhausted search with the refutation in words and no backend run at all.
+fn search(
+    model: &Model,
+    backend: &dyn Backend,
+    limit: usize,
+    budget: &Budget,
+    sink: &mut Sink,
+) -> Result<(Outcome, Option<String>), BackendError> {
+    if let Some(reason) = &model.infeasible {
+        let refuted = Outcome {
+            ending: Ending::Exhausted,
+            counters: Counters::default(),
+        };
+        return Ok((refuted, Some(reason.to_string())));
+    }
+    Ok((backend.solve(model, limit, budget, sink)?, None))
+}
+
 /// Compiles, solves and verifies one instance. Time covers compilation and search
 /// (board construction included, as in the paper's protocol), not verification.
 ///
@@ -92,34 +113,22 @@ pub fn run(
 ) -> Result<Report, BackendError> {
     let (start, budget, model) = prepare(instance, backend, request)?;
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
-    let (outcome, reason) = match &model.infeasible {
-        Some(reason) => (
-            Outcome {
-                ending: Ending::Exhausted,
-                counters: Counters::default(),
-            },
-            Some(reason.to_string()),
-        ),
-        None => {
-            let limit = request.limit;
-            let mut capped = false;
-            let mut outcome = backend.solve(&model, limit, &budget, &mut |ids| {
-                found.push(ids.to_vec());
-                if limit != 0 && found.len() >= limit {
-                    Control::Stop
-                } else if found.len() >= MAX_STORED_SOLUTIONS {
-                    capped = true;
-                    Control::Stop
-                } else {
-                    Control::Continue
-                }
-            })?;
-            if capped {
-                outcome.ending = Ending::Capped;
-            }
-            (outcome, None)
+    let limit = request.limit;
+    let mut capped = false;
+    let (mut outcome, reason) = search(&model, backend, limit, &budget, &mut |ids| {
+        found.push(ids.to_vec());
+        if limit != 0 && found.len() >= limit {
+            Control::Stop
+        } else if found.len() >= MAX_STORED_SOLUTIONS {
+            capped = true;
+            Control::Stop
+        } else {
+            Control::Continue
         }
-    };
+    })?;
+    if capped {
+        outcome.ending = Ending::Capped;
+    }
     let time = start.elapsed();
     let mut solutions = Vec::with_capacity(found.len());
     for ids in &found {
@@ -164,32 +173,20 @@ pub fn run_streaming(
     let limit = request.limit;
     let mut found: u64 = 0;
     let mut wrong: Option<Violation> = None;
-    let (outcome, reason) = match &model.infeasible {
-        Some(reason) => (
-            Outcome {
-                ending: Ending::Exhausted,
-                counters: Counters::default(),
-            },
-            Some(reason.to_string()),
-        ),
-        None => {
-            let outcome = backend.solve(&model, limit, &budget, &mut |ids| {
-                let solution = decode(&model, ids);
-                if let Err(violation) = verify(instance, &solution) {
-                    wrong = Some(violation);
-                    return Control::Stop;
-                }
-                found += 1;
-                let wanted = each(&solution);
-                if wanted == Control::Stop || (limit != 0 && found >= limit as u64) {
-                    Control::Stop
-                } else {
-                    Control::Continue
-                }
-            })?;
-            (outcome, None)
+    let (outcome, reason) = search(&model, backend, limit, &budget, &mut |ids| {
+        let solution = decode(&model, ids);
+        if let Err(violation) = verify(instance, &solution) {
+            wrong = Some(violation);
+            return Control::Stop;
         }
-    };
+        found += 1;
+        let wanted = each(&solution);
+        if wanted == Control::Stop || (limit != 0 && found >= limit as u64) {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    })?;
     if let Some(violation) = wrong {
         return Err(BackendError::WrongSolution {
             backend: backend.name().to_string(),
@@ -218,27 +215,7 @@ pub struct StreamEnd<'a>(pub &'a Report);
 
 impl serde::Serialize for StreamEnd<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            name: &'a str,
-            backend: &'a str,
-            limit: usize,
-            status: &'static str,
-            complete: bool,
-            found: u64,
-            stats: Stats<'a>,
-        }
-        let r = self.0;
-        Out {
-            name: &r.name,
-            backend: &r.backend,
-            limit: r.limit,
-            status: r.status.name(),
-            complete: r.complete,
-            found: r.found,
-            stats: Stats::of(r.time, &r.counters, r.ending, &r.reason),
-        }
-        .serialize(serializer)
+        self.0.json(true).serialize(serializer)
     }
 }
 
@@ -422,29 +399,41 @@ impl<'a> Stats<'a> {
     }
 }
 
-/// One line of `solve --format json` (FORMAT.md).
-impl serde::Serialize for Report {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            name: &'a str,
-            backend: &'a str,
-            limit: usize,
-            status: &'static str,
-            complete: bool,
-            solutions: &'a [Solution],
-            stats: Stats<'a>,
-        }
-        Out {
+/// The JSON object of a report: `solve --format json`'s line (FORMAT.md), with the
+/// tilings; or, streamed, the last line of `--format jsonl`, with their number instead.
+#[derive(serde::Serialize)]
+struct ReportJson<'a> {
+    name: &'a str,
+    backend: &'a str,
+    limit: usize,
+    status: &'static str,
+    complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<&'a [Solution]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found: Option<u64>,
+    stats: Stats<'a>,
+}
+
+impl Report {
+    fn json(&self, streamed: bool) -> ReportJson<'_> {
+        ReportJson {
             name: &self.name,
             backend: &self.backend,
             limit: self.limit,
             status: self.status.name(),
             complete: self.complete,
-            solutions: &self.solutions,
+            solutions: (!streamed).then_some(self.solutions.as_slice()),
+            found: streamed.then_some(self.found),
             stats: Stats::of(self.time, &self.counters, self.ending, &self.reason),
         }
-        .serialize(serializer)
+    }
+}
+
+/// One line of `solve --format json` (FORMAT.md).
+impl serde::Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json(false).serialize(serializer)
     }
 }
 
