@@ -13,6 +13,7 @@ pub mod native;
 pub mod portfolio;
 pub mod registry;
 pub mod sat;
+pub mod sat_process;
 
 pub use driver::{
     CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,

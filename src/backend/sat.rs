@@ -3,9 +3,11 @@
 //! multiply the count), all in one incremental solver.
 //!
 //! varisat, the pure-Rust default, has no way to interrupt a running `solve()` (no
-//! terminate callback, no conflict limit; upstream issue jix/varisat#111). It therefore
-//! runs in a worker thread: at the deadline dominofit stops waiting and reports
-//! `unknown`, and the abandoned worker stops at the end of its current `solve()` call,
+//! terminate callback, no conflict limit; upstream issue jix/varisat#111). The
+//! `dominofit` binary therefore runs it in a worker process of its own
+//! ([`super::sat_process`]), killed at the deadline. Library users that did not ask for
+//! that keep a worker thread: at the deadline dominofit stops waiting and reports
+//! `unknown`, and the abandoned thread stops at the end of its current `solve()` call,
 //! which may keep one core busy for a while after the answer is printed.
 
 use std::sync::mpsc;
@@ -70,7 +72,7 @@ impl Sat {
 }
 
 /// How often the waiting side looks at the deadline and for an interrupt.
-const POLL: Duration = Duration::from_millis(20);
+pub(super) const POLL: Duration = Duration::from_millis(20);
 
 /// What the worker tells the waiting side.
 enum Report {
@@ -103,6 +105,13 @@ impl Backend for Sat {
                     backend: self.name().to_string(),
                     message,
                 })?;
+            return Ok(Outcome { ending, counters });
+        }
+        if self.engine == Engine::Varisat
+            && let Some(program) = super::sat_process::worker()
+        {
+            let ending =
+                super::sat_process::solve(program, self.name(), model, &lowered, budget, sink)?;
             return Ok(Outcome { ending, counters });
         }
         let (report_tx, report_rx) = mpsc::channel::<Report>();

@@ -36,6 +36,18 @@ pub(super) enum Command {
     Show(ShowArgs),
     /// List the available backends.
     Backends(BackendsArgs),
+    /// varisat as a worker process of dominofit itself (internal: the varisat backend
+    /// starts it so that a deadline can kill it).
+    #[command(hide = true)]
+    WorkerVarisat(WorkerArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct WorkerArgs {
+    /// The DIMACS file to solve.
+    pub(super) file: PathBuf,
+    /// How many of its first variables are placements (reported and blocked).
+    pub(super) placements: usize,
 }
 
 #[derive(Debug, Args)]

@@ -46,6 +46,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Race(args) => race(args),
         Command::Show(args) => show(args),
         Command::Backends(args) => backends(&args),
+        Command::WorkerVarisat(args) => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            backend::sat_process::worker_main(&args.file, args.placements, stdin, stdout)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -910,3 +910,56 @@ fn an_encoding_suffix_needs_a_backend_that_takes_one() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains(": unique (varisat:sequential"));
 }
+
+#[test]
+fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
+    // Three boards varisat cannot solve in 0.3 s: each run's worker process must be gone
+    // before the next run starts, and no thread of the race may be running varisat.
+    let boards: String =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/huge.jsonl"))
+            .unwrap()
+            .lines()
+            .take(3)
+            .map(|l| format!("{l}\n"))
+            .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let workload = dir.path().join("hard.jsonl");
+    std::fs::write(&workload, boards).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let mut race = Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
+        .arg("race")
+        .arg(&workload)
+        .args(["--backends", "varisat", "--timeout", "0.3", "--repeat", "1"])
+        .env("TMPDIR", scratch.path())
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = race.id();
+    let (mut most_workers, mut varisat_threads, mut samples) = (0, 0, 0);
+    while race.try_wait().unwrap().is_none() {
+        let workers = Command::new("pgrep")
+            .args(["-c", "-P", &pid.to_string(), "-f", "worker-varisat"])
+            .output()
+            .unwrap();
+        let workers: usize = text(&workers.stdout).trim().parse().unwrap_or(0);
+        most_workers = most_workers.max(workers);
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+            for task in tasks.flatten() {
+                let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+                varisat_threads += usize::from(comm.trim() == "varisat");
+            }
+        }
+        samples += 1;
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(race.wait().unwrap().success());
+    assert!(samples > 5, "the race ended before it could be watched");
+    assert_eq!(most_workers, 1, "worker processes piled up or never ran");
+    assert_eq!(varisat_threads, 0, "varisat ran in a thread of the race");
+    let runs = std::fs::read_to_string(dir.path().join("out/runs.csv")).unwrap();
+    assert_eq!(runs.matches(",unknown,").count(), 3, "{runs}");
+    assert!(leftovers(scratch.path()).is_empty(), "temporary files left");
+}
