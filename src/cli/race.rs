@@ -55,11 +55,12 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         });
         progress.clear();
         let rows = rows?;
-        let summary = race::summarize(
+        let mut summary = race::summarize(
             &rows,
             Some(args.repeat),
             args.timeout.map(|t| t.as_secs_f64()),
         );
+        summary.machine = Some(race::Machine::this());
         (rows, summary)
     };
     if let Some(dir) = &args.out {

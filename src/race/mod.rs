@@ -14,6 +14,7 @@
 //! a backend whose tiling breaks the rules stops it, like a contradiction. An interrupt
 //! (Ctrl-C) stops it too, keeping the rows measured so far.
 
+mod machine;
 mod plot;
 mod runs;
 mod shard;
@@ -27,6 +28,7 @@ use serde::Serialize;
 use crate::backend::{self, Backend, BackendError, Request, Status};
 use crate::puzzle::Instance;
 
+pub use machine::Machine;
 pub use plot::{cactus_svg, size_svg};
 pub use runs::{read_runs_csv, write_runs_csv};
 pub use shard::Shard;

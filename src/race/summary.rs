@@ -66,6 +66,10 @@ pub struct Summary {
     /// (merged shards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_s: Option<f64>,
+    /// The machine and the dominofit build that ran the race; `None` for merged shards,
+    /// which may come from several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<super::Machine>,
 }
 
 /// Distinct values in first-seen order.
@@ -108,6 +112,7 @@ pub fn summarize(rows: &[RunRow], repeat: Option<u32>, timeout: Option<f64>) -> 
         limits,
         repeat,
         timeout_s: timeout,
+        machine: None,
     }
 }
 
@@ -170,6 +175,18 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
         out,
         "{protocol} Backends marked † are external programs, timed as whole processes.\n"
     );
+    if let Some(m) = &summary.machine {
+        let _ = writeln!(
+            out,
+            "Machine: {}, {} cores, {} MiB, {}; dominofit {} ({}).\n",
+            crate::escape::markdown(&m.cpu),
+            m.cores,
+            m.memory_mib,
+            crate::escape::markdown(&m.os),
+            m.dominofit,
+            m.commit
+        );
+    }
     let _ = writeln!(
         out,
         "| Set | Backend | Solved | Median ms | P95 ms | Nodes | Capped | Errors |"

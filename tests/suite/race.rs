@@ -409,3 +409,50 @@ fn a_campaign_run_by_gnu_parallel_merges_to_the_one_process_race() {
     assert_eq!(merged.len(), 2 * (12 + 3));
     assert_eq!(merged, answers(single.join("runs.csv")));
 }
+
+#[test]
+fn a_race_report_says_what_measured_it() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let bin = assert_cmd::cargo::cargo_bin("dominofit");
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::succeed(
+        std::process::Command::new(&bin)
+            .args([
+                "race",
+                &format!("{root}/models/observed.jsonl"),
+                "--repeat",
+                "1",
+            ])
+            .arg("--out")
+            .arg(dir.path().join("one")),
+    );
+    let read = |path: std::path::PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let summary = read(dir.path().join("one/summary.json"));
+    let machine = &summary["machine"];
+    assert!(
+        machine["cores"].as_u64().is_some_and(|c| c >= 1),
+        "{machine}"
+    );
+    assert_eq!(machine["dominofit"], env!("CARGO_PKG_VERSION"));
+    let commit = machine["commit"].as_str().unwrap();
+    assert!(
+        commit == "unknown" || (commit.len() >= 7 && commit.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{commit}"
+    );
+    assert!(!machine["cpu"].as_str().unwrap().is_empty());
+    // A merge of shards may come from several machines: it names none.
+    crate::common::succeed(
+        std::process::Command::new(&bin)
+            .args(["race", "--merge"])
+            .arg(dir.path().join("one/runs.csv"))
+            .arg("--out")
+            .arg(dir.path().join("merged")),
+    );
+    assert!(
+        read(dir.path().join("merged/summary.json"))
+            .get("machine")
+            .is_none()
+    );
+}
