@@ -185,3 +185,45 @@ fn the_deadline_stops_a_count_as_incomplete() {
         "a lower bound, nothing claimed"
     );
 }
+
+#[test]
+fn boards_the_estimate_overrates_are_counted_and_a_sweep_past_the_limit_stops() {
+    use dominofit::backend::dp::{BYTES_PER_STATE, estimate};
+    // An open 6×24 board: its state estimate is far above its real peak.
+    let (board, _) = planted_open(6, 24, 76, 0).unwrap();
+    let request = Request {
+        limit: 0,
+        timeout: None,
+        families: None,
+    };
+    let free = backend::count(&board, &Dp::default(), &request).unwrap();
+    assert!(free.complete);
+    let peak = free.counters.states.unwrap();
+    let model = dominofit::model::compile(&board, Families::Minimal);
+    let problem = CutProblem::from_model(&model);
+    let estimated = estimate(&problem)
+        .live_states
+        .min(estimate(&problem.transposed()).live_states);
+    // A limit between the real peak and the estimate: counted, not refused.
+    let limit = 4 * peak * BYTES_PER_STATE;
+    assert!(
+        estimated * BYTES_PER_STATE as f64 > limit as f64,
+        "{estimated} vs {peak}"
+    );
+    let between = Dp {
+        memory_limit: limit,
+        ..Dp::default()
+    };
+    let counted = backend::count(&board, &between, &request).unwrap();
+    assert_eq!(counted.count, free.count);
+    // A limit below the real peak: the sweep stops at the limit, with the states it had.
+    let below = Dp {
+        memory_limit: peak * BYTES_PER_STATE / 4,
+        ..Dp::default()
+    };
+    let err = backend::count(&board, &below, &request).unwrap_err();
+    assert!(
+        err.to_string().contains("outgrew the memory limit"),
+        "{err}"
+    );
+}
