@@ -45,6 +45,10 @@ pub struct Report {
     /// Compilation and search, not verification; in benchmark mode, the median of the
     /// timed calls.
     pub time: Duration,
+    /// CPU time (user and system) over the same span, of this process and of the
+    /// programs it ran and waited for: above `time` when threads or programs ran side by
+    /// side, below it when the call waited. In benchmark mode, the median.
+    pub cpu: Duration,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why the search ended.
@@ -62,24 +66,65 @@ pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
     Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
 }
 
+/// When a call started, on the wall clock and in CPU time.
+struct Clock {
+    wall: Instant,
+    cpu: Duration,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: cpu_time(),
+        }
+    }
+
+    fn wall(&self) -> Duration {
+        self.wall.elapsed()
+    }
+
+    fn cpu(&self) -> Duration {
+        cpu_time().saturating_sub(self.cpu)
+    }
+}
+
+/// User and system time of this process (every thread) and of the programs it has
+/// waited for; zero when the system does not tell.
+fn cpu_time() -> Duration {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let of = |who| {
+        getrusage(who).map_or(Duration::ZERO, |u| {
+            let t = |tv: nix::sys::time::TimeVal| {
+                Duration::new(
+                    tv.tv_sec().max(0) as u64,
+                    (tv.tv_usec().max(0) * 1000) as u32,
+                )
+            };
+            t(u.user_time()) + t(u.system_time())
+        })
+    };
+    of(UsageWho::RUSAGE_SELF) + of(UsageWho::RUSAGE_CHILDREN)
+}
+
 /// What `run` and `count` do first: the clock, the budget, and the model in the
 /// families asked for (or the backend's), refused here when the backend cannot read them.
 fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
-) -> Result<(Instant, Budget<'static>, Model), BackendError> {
+) -> Result<(Clock, Budget<'static>, Model), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
-    let start = Instant::now();
+    let clock = Clock::start();
     let budget = Budget::with_timeout(request.timeout);
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     check_families(backend, &model)?;
-    Ok((start, budget, model))
+    Ok((clock, budget, model))
 }
 
 /// The backend's search of `model`, or, when clue inversion already refuted the board,
@@ -111,7 +156,7 @@ pub fn run(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<Report, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
+    let (clock, budget, model) = prepare(instance, backend, request)?;
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
     let limit = request.limit;
     let mut capped = false;
@@ -129,7 +174,7 @@ pub fn run(
     if capped {
         outcome.ending = Ending::Capped;
     }
-    let time = start.elapsed();
+    let (time, cpu) = (clock.wall(), clock.cpu());
     let mut solutions = Vec::with_capacity(found.len());
     for ids in &found {
         let solution = decode(&model, ids);
@@ -149,6 +194,7 @@ pub fn run(
         found: solutions.len() as u64,
         solutions,
         time,
+        cpu,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -169,7 +215,7 @@ pub fn run_streaming(
     request: &Request,
     each: &mut dyn FnMut(&Solution) -> Control,
 ) -> Result<Report, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
+    let (clock, budget, model) = prepare(instance, backend, request)?;
     let limit = request.limit;
     let mut found: u64 = 0;
     let mut wrong: Option<Violation> = None;
@@ -202,7 +248,8 @@ pub fn run_streaming(
         complete: exhausted,
         solutions: Vec::new(),
         found,
-        time: start.elapsed(),
+        time: clock.wall(),
+        cpu: clock.cpu(),
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -246,14 +293,17 @@ pub fn run_repeated(
         run(instance, backend, request)?;
     }
     let mut durations = Vec::with_capacity(times as usize);
+    let mut cpus = Vec::with_capacity(times as usize);
     let mut last = None;
     for _ in 0..times.max(1) {
         let report = run(instance, backend, request)?;
         durations.push(report.time);
+        cpus.push(report.cpu);
         last = Some(report);
     }
     let mut report = last.expect("at least one timed call");
     report.time = median(&mut durations);
+    report.cpu = median(&mut cpus);
     report.counters.repeat = Some(times.max(1) as u64);
     Ok(report)
 }
@@ -282,6 +332,8 @@ pub struct CountReport {
     /// From compilation to the end of counting; when counting by enumeration, the
     /// verification of each solution is included.
     pub time: Duration,
+    /// CPU time (user and system) over the same span, as in [`Report::cpu`].
+    pub cpu: Duration,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why counting ended.
@@ -300,14 +352,15 @@ pub fn count(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<CountReport, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
+    let (clock, budget, model) = prepare(instance, backend, request)?;
     if let Some(reason) = &model.infeasible {
         return Ok(CountReport {
             name: instance.name.clone(),
             backend: backend.name().to_string(),
             count: BigUint::default(),
             complete: true,
-            time: start.elapsed(),
+            time: clock.wall(),
+            cpu: clock.cpu(),
             counters: Counters::default(),
             ending: Ending::Exhausted,
             reason: Some(reason.to_string()),
@@ -320,7 +373,8 @@ pub fn count(
             backend: backend.name().to_string(),
             count: counted.count,
             complete: counted.ending == Ending::Exhausted,
-            time: start.elapsed(),
+            time: clock.wall(),
+            cpu: clock.cpu(),
             counters: counted.counters,
             ending: counted.ending,
             reason: None,
@@ -347,7 +401,8 @@ pub fn count(
         backend: backend.name().to_string(),
         count: BigUint::from(total),
         complete: outcome.ending == Ending::Exhausted,
-        time: start.elapsed(),
+        time: clock.wall(),
+        cpu: clock.cpu(),
         counters: outcome.counters,
         ending: outcome.ending,
         reason: None,

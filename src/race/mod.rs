@@ -82,6 +82,10 @@ pub struct RunRow {
     pub complete: bool,
     /// Per-instance median; `None` for a capped or failed run.
     pub time_ms: Option<f64>,
+    /// CPU time (user and system) of dominofit and the programs it ran, per call, in the
+    /// same protocol as `time_ms` (the median of the timed calls); kept for capped runs
+    /// too. `None` for a failed run.
+    pub cpu_ms: Option<f64>,
     /// Search nodes, for backends that count them.
     pub nodes: Option<u64>,
     /// Placements forced by propagation before the first branch, for backends that
@@ -326,6 +330,7 @@ pub fn race(
                         complete: measured.complete,
                         time_ms: (measured.status != Status::Unknown)
                             .then_some(measured.time.as_secs_f64() * 1e3),
+                        cpu_ms: Some(measured.cpu.as_secs_f64() * 1e3),
                         nodes: measured.counters.nodes,
                         forced: measured.counters.forced,
                         solutions: measured.solutions,
@@ -349,6 +354,7 @@ pub fn race(
                         status: Status::Unknown,
                         complete: false,
                         time_ms: None,
+                        cpu_ms: None,
                         nodes: None,
                         forced: None,
                         solutions: 0,
@@ -375,6 +381,7 @@ struct Measured {
     status: Status,
     complete: bool,
     time: Duration,
+    cpu: Duration,
     counters: crate::backend::Counters,
     solutions: usize,
     count: Option<String>,
@@ -406,6 +413,7 @@ fn timed(
         status: report.status,
         complete: report.complete,
         time: report.time,
+        cpu: report.cpu,
         counters: report.counters,
         solutions: report.solutions.len(),
         count: None,
@@ -428,11 +436,14 @@ fn timed_count(
             backend::count(instance, backend, request)?;
         }
         let mut times = Vec::with_capacity(options.repeat as usize);
+        let mut cpus = Vec::with_capacity(options.repeat as usize);
         for _ in 0..options.repeat {
             report = backend::count(instance, backend, request)?;
             times.push(report.time);
+            cpus.push(report.cpu);
         }
         report.time = backend::median(&mut times);
+        report.cpu = backend::median(&mut cpus);
     }
     let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
     Ok(Measured {
@@ -444,6 +455,7 @@ fn timed_count(
         },
         complete: report.complete,
         time: report.time,
+        cpu: report.cpu,
         counters: report.counters,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
         count: Some(report.count.to_string()),
@@ -465,6 +477,7 @@ mod tests {
             status,
             complete: true,
             time_ms: time,
+            cpu_ms: time,
             nodes: Some(1),
             forced: None,
             solutions: 1,

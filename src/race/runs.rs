@@ -5,7 +5,7 @@ use super::RunRow;
 use crate::backend::Status;
 
 /// The columns, in order.
-const HEADER: [&str; 14] = [
+const HEADER: [&str; 15] = [
     "workload",
     "instance",
     "backend",
@@ -15,6 +15,7 @@ const HEADER: [&str; 14] = [
     "status",
     "complete",
     "time_ms",
+    "cpu_ms",
     "nodes",
     "forced",
     "solutions",
@@ -35,7 +36,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
     if header.iter().ne(HEADER) {
         return Err(format!(
             "{origin}: not a runs.csv of this version: expected the columns {} (files \
-             without `count` come from before counting races; run the race again)",
+             without `cpu_ms` and `count` come from an earlier dominofit; run the race again)",
             HEADER.join(",")
         ));
     }
@@ -65,7 +66,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
             r[i].parse().map_err(|_| bad(what, &r[i]))
         };
         let (status, error) = match &r[6] {
-            "error" => (Status::Unknown, Some(r[13].to_string())),
+            "error" => (Status::Unknown, Some(r[14].to_string())),
             name => (
                 Status::from_name(name).ok_or_else(|| bad("status", name))?,
                 None,
@@ -85,10 +86,11 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
                 f => return Err(bad("completeness", f)),
             },
             time_ms: float(8, "time")?,
-            nodes: integer(9, "node count")?,
-            forced: integer(10, "forced count")?,
-            solutions: size(11, "solution count")?,
-            count: match &r[12] {
+            cpu_ms: float(9, "CPU time")?,
+            nodes: integer(10, "node count")?,
+            forced: integer(11, "forced count")?,
+            solutions: size(12, "solution count")?,
+            count: match &r[13] {
                 "" => None,
                 f if f.bytes().all(|b| b.is_ascii_digit()) => Some(f.to_string()),
                 f => return Err(bad("count", f)),
@@ -123,6 +125,7 @@ pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), c
             status,
             &r.complete.to_string(),
             &r.time_ms.map(|t| format!("{t:.4}")).unwrap_or_default(),
+            &r.cpu_ms.map(|t| format!("{t:.4}")).unwrap_or_default(),
             &optional(r.nodes),
             &optional(r.forced),
             &r.solutions.to_string(),

@@ -963,3 +963,34 @@ fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
     assert_eq!(runs.matches(",unknown,").count(), 3, "{runs}");
     assert!(leftovers(scratch.path()).is_empty(), "temporary files left");
 }
+
+#[test]
+fn runs_csv_carries_the_cpu_time_of_the_programs_run() {
+    // A solver that spins for half a second: its CPU time (through `timeout` and its
+    // shell, which dominofit waits for) shows as about as much as the wall time.
+    let descriptors = fake_descriptors(&["busy"]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dominofit()
+        .args([
+            "race",
+            OBSERVED_6X6,
+            "--backends",
+            "busy,native",
+            "--repeat",
+            "1",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let file = std::fs::File::open(dir.path().join("runs.csv")).unwrap();
+    let rows = dominofit::race::read_runs_csv(file, "runs.csv").unwrap();
+    let busy = rows.iter().find(|r| r.backend == "busy").unwrap();
+    assert_eq!(busy.status, dominofit::backend::Status::Unknown);
+    let cpu = busy.cpu_ms.unwrap();
+    assert!((350.0..5000.0).contains(&cpu), "busy solver CPU {cpu} ms");
+    let native = rows.iter().find(|r| r.backend == "native").unwrap();
+    assert!(native.cpu_ms.is_some_and(|c| c < 100.0), "{native:?}");
+}
