@@ -97,8 +97,33 @@ pub struct RunRow {
     /// In a counting race (`limit` 0), the count in decimal: exact when `complete`,
     /// otherwise a lower bound.
     pub count: Option<String>,
+    /// How the run ended: `done` (decided, or the search exhausted), `timeout`,
+    /// `capped` (another resource cap), `crash` (the program died of a signal) or `error`
+    /// (any other failure).
+    pub end: String,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
+}
+
+/// The `end` of a run that gave an answer.
+fn end_of(ending: backend::Ending) -> &'static str {
+    match ending {
+        backend::Ending::Exhausted | backend::Ending::Stopped => "done",
+        backend::Ending::Timeout => "timeout",
+        backend::Ending::Capped => "capped",
+    }
+}
+
+/// The `end` of a run that failed.
+fn end_of_failure(failure: &BackendError) -> &'static str {
+    use crate::backend::external::AnswerError;
+    match failure {
+        BackendError::Answer {
+            source: AnswerError::Killed { .. } | AnswerError::ShellSignal { .. },
+            ..
+        } => "crash",
+        _ => "error",
+    }
 }
 
 /// Two backends that cannot both be right about one instance.
@@ -330,11 +355,13 @@ pub fn race(
                         complete: measured.complete,
                         time_ms: (measured.status != Status::Unknown)
                             .then_some(measured.time.as_secs_f64() * 1e3),
-                        cpu_ms: Some(measured.cpu.as_secs_f64() * 1e3),
+                        // Rounded as runs.csv writes it, so a row reads back equal.
+                        cpu_ms: Some((measured.cpu.as_secs_f64() * 1e7).round() / 1e4),
                         nodes: measured.counters.nodes,
                         forced: measured.counters.forced,
                         solutions: measured.solutions,
                         count: measured.count,
+                        end: end_of(measured.ending).to_string(),
                         error: None,
                     },
                     Err(source @ BackendError::WrongSolution { .. }) => {
@@ -359,6 +386,7 @@ pub fn race(
                         forced: None,
                         solutions: 0,
                         count: None,
+                        end: end_of_failure(&failure).to_string(),
                         error: Some(failure.to_string()),
                     },
                 };
@@ -382,6 +410,7 @@ struct Measured {
     complete: bool,
     time: Duration,
     cpu: Duration,
+    ending: backend::Ending,
     counters: crate::backend::Counters,
     solutions: usize,
     count: Option<String>,
@@ -414,6 +443,7 @@ fn timed(
         complete: report.complete,
         time: report.time,
         cpu: report.cpu,
+        ending: report.ending,
         counters: report.counters,
         solutions: report.solutions.len(),
         count: None,
@@ -456,6 +486,7 @@ fn timed_count(
         complete: report.complete,
         time: report.time,
         cpu: report.cpu,
+        ending: report.ending,
         counters: report.counters,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
         count: Some(report.count.to_string()),
@@ -482,6 +513,7 @@ mod tests {
             forced: None,
             solutions: 1,
             count: None,
+            end: "done".to_string(),
             error: None,
         }
     }

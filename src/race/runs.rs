@@ -5,7 +5,7 @@ use super::RunRow;
 use crate::backend::Status;
 
 /// The columns, in order.
-const HEADER: [&str; 15] = [
+const HEADER: [&str; 16] = [
     "workload",
     "instance",
     "backend",
@@ -20,6 +20,7 @@ const HEADER: [&str; 15] = [
     "forced",
     "solutions",
     "count",
+    "end",
     "error",
 ];
 
@@ -36,7 +37,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
     if header.iter().ne(HEADER) {
         return Err(format!(
             "{origin}: not a runs.csv of this version: expected the columns {} (files \
-             without `cpu_ms` and `count` come from an earlier dominofit; run the race again)",
+             without `cpu_ms`, `count` and `end` come from an earlier dominofit; run the race again)",
             HEADER.join(",")
         ));
     }
@@ -66,7 +67,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
             r[i].parse().map_err(|_| bad(what, &r[i]))
         };
         let (status, error) = match &r[6] {
-            "error" => (Status::Unknown, Some(r[14].to_string())),
+            "error" => (Status::Unknown, Some(r[15].to_string())),
             name => (
                 Status::from_name(name).ok_or_else(|| bad("status", name))?,
                 None,
@@ -94,6 +95,10 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
                 "" => None,
                 f if f.bytes().all(|b| b.is_ascii_digit()) => Some(f.to_string()),
                 f => return Err(bad("count", f)),
+            },
+            end: match &r[14] {
+                f @ ("done" | "timeout" | "capped" | "crash" | "error") => f.to_string(),
+                f => return Err(bad("end", f)),
             },
             error,
         });
@@ -130,6 +135,7 @@ pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), c
             &optional(r.forced),
             &r.solutions.to_string(),
             r.count.as_deref().unwrap_or(""),
+            &r.end,
             r.error.as_deref().unwrap_or(""),
         ])?;
     }
