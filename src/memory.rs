@@ -8,21 +8,18 @@ const GIB: u64 = 1 << 30;
 /// Half the memory available now (from `/proc/meminfo` where there is one), at most
 /// 8 GiB; 2 GiB when it cannot be read.
 pub fn default_budget() -> u64 {
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|rest| {
-                    rest.trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse::<u64>()
-                        .ok()
-                })
-                .map(|kib| kib * 1024)
-        });
-    available.map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+    meminfo("MemAvailable").map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+}
+
+/// A field of `/proc/meminfo` (`MemTotal`, `MemAvailable`, ...) in bytes, where there
+/// is one.
+pub fn meminfo(field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let rest = text
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
+    let kib: u64 = rest.trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Bytes as people read them: `1.5 GiB`, `312 MiB`, `40 KiB`.

@@ -32,15 +32,7 @@ impl Machine {
                     .map(|(_, name)| name.trim().to_string())
             })
             .unwrap_or_else(|| "unknown".to_string());
-        let memory_mib = std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|text| {
-                text.lines()
-                    .find_map(|l| l.strip_prefix("MemTotal:"))
-                    .and_then(|l| l.split_whitespace().next())
-                    .and_then(|kib| kib.parse::<u64>().ok())
-            })
-            .map_or(0, |kib| kib / 1024);
+        let memory_mib = crate::memory::meminfo("MemTotal").map_or(0, |bytes| bytes >> 20);
         let os = nix::sys::utsname::uname().map_or_else(
             |_| std::env::consts::OS.to_string(),
             |u| {
