@@ -42,6 +42,22 @@ struct Finish {
     member: usize,
     result: SolveResult,
     found: Vec<Vec<PlacementId>>,
+    /// The member panicked: its result is an error, and the others are stopped (a
+    /// member thread that never reported would keep the portfolio waiting).
+    panicked: bool,
+}
+
+/// Runs a member, turning a panic into an error finish, so that every member reports.
+fn guarded(member: usize, backend: &dyn Backend, run: impl FnOnce() -> Finish) -> Finish {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| Finish {
+        member,
+        result: Err(BackendError::Failed {
+            backend: backend.name().to_string(),
+            message: "the member panicked".to_string(),
+        }),
+        found: Vec::new(),
+        panicked: true,
+    })
 }
 
 impl Portfolio {
@@ -91,6 +107,7 @@ fn run_member(
         member,
         result,
         found,
+        panicked: false,
     }
 }
 
@@ -170,11 +187,12 @@ impl Backend for Portfolio {
                 if budget.stopped() {
                     stop_all();
                 }
-                if started.load(Ordering::Relaxed) || (!now && std::time::Instant::now() < start_at)
-                {
+                if !now && std::time::Instant::now() < start_at {
                     return;
                 }
-                started.store(true, Ordering::SeqCst);
+                if started.swap(true, Ordering::SeqCst) {
+                    return;
+                }
                 for member in 1..members.len() {
                     let tx = tx.clone();
                     let budget = member_budget.clone();
@@ -182,8 +200,9 @@ impl Backend for Portfolio {
                     let thread = std::thread::Builder::new()
                         .name(format!("portfolio-{member}"))
                         .spawn_scoped(scope, move || {
-                            let finish =
-                                run_member(member, members[member].as_ref(), model, limit, &budget);
+                            let finish = guarded(member, members[member].as_ref(), || {
+                                run_member(member, members[member].as_ref(), model, limit, &budget)
+                            });
                             if decisive(&finish) {
                                 stop_all();
                             }
@@ -194,7 +213,8 @@ impl Backend for Portfolio {
                             spawned.fetch_add(1, Ordering::SeqCst);
                         }
                         Err(e) => {
-                            stop_all();
+                            // The members that did start race on; the error is reported
+                            // only if none of them decides.
                             if let Ok(mut slot) = spawn_error.lock() {
                                 *slot = Some(format!("cannot start a member thread: {e}"));
                             }
@@ -210,8 +230,10 @@ impl Backend for Portfolio {
             };
             // The first member in this thread: boards it decides within its head start
             // cost no threads, and what it did before the others started is not lost.
-            let first = run_member(0, members[0].as_ref(), model, limit, &first_budget);
-            if decisive(&first) {
+            let first = guarded(0, members[0].as_ref(), || {
+                run_member(0, members[0].as_ref(), model, limit, &first_budget)
+            });
+            if decisive(&first) || member_budget.expired() || first.panicked {
                 stop_all();
             } else {
                 start_others(true);

@@ -128,7 +128,12 @@ pub(super) fn solve(
     });
     match written {
         Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return Ok(Ending::Timeout),
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+            if crate::interrupt::requested() {
+                return Err(BackendError::Interrupted);
+            }
+            return Ok(Ending::Timeout);
+        }
         Err(e) => return Err(failed(format!("cannot write {}: {e}", cnf.display()))),
     }
     let started = crate::interrupt::spawn(

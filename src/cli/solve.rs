@@ -87,7 +87,9 @@ fn solve_streaming(
             continue;
         };
         tally.unknown |= report.status == Status::Unknown;
-        serde_json::to_writer(&mut stdout, &backend::StreamEnd(&report))?;
+        // As an io::Error, so that a reader that went away is not reported as an error.
+        serde_json::to_writer(&mut stdout, &backend::StreamEnd(&report))
+            .map_err(std::io::Error::from)?;
         writeln!(stdout)?;
         stdout.flush()?;
     }

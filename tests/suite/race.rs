@@ -457,3 +457,43 @@ fn a_race_report_says_what_measured_it() {
             .is_none()
     );
 }
+
+/// A test-only backend that panics: a bug in one portfolio member.
+struct Panics;
+
+impl Backend for Panics {
+    fn name(&self) -> &str {
+        "panics"
+    }
+
+    fn solve(&self, _: &Model, _: usize, _: &Budget, _: &mut Sink) -> SolveResult {
+        panic!("a member's bug");
+    }
+}
+
+#[test]
+fn a_panicking_portfolio_member_neither_hangs_it_nor_changes_the_answer() {
+    use dominofit::backend::portfolio::Portfolio;
+    let (instance, _) = planted(7, 7, 3, 0).unwrap();
+    let request = dominofit::backend::Request {
+        limit: 2,
+        timeout: None,
+        families: None,
+    };
+    let alone = dominofit::backend::run(&instance, &Native::default(), &request).unwrap();
+    // The panicking member second (started at once) and first (in the caller's thread).
+    let second = Portfolio::new(
+        "p".to_string(),
+        vec![Box::new(Native::default()), Box::new(Panics)],
+    )
+    .with_head_start(std::time::Duration::ZERO);
+    let report = dominofit::backend::run(&instance, &second, &request).unwrap();
+    assert_eq!(report.status, alone.status);
+    assert_eq!(report.solutions, alone.solutions);
+    let first = Portfolio::new(
+        "p".to_string(),
+        vec![Box::new(Panics), Box::new(Native::default())],
+    );
+    let err = dominofit::backend::run(&instance, &first, &request).unwrap_err();
+    assert!(err.to_string().contains("panicked"), "{err}");
+}
