@@ -45,10 +45,11 @@ pub struct Report {
     /// Compilation and search, not verification; in benchmark mode, the median of the
     /// timed calls.
     pub time: Duration,
-    /// CPU time (user and system) over the same span, of this process and of the
-    /// programs it ran and waited for: above `time` when threads or programs ran side by
-    /// side, below it when the call waited. In benchmark mode, the median.
-    pub cpu: Duration,
+    /// In benchmark mode (and in a race), the CPU time (user and system) of a call, of
+    /// this process and of the programs it ran and waited for: above `time` when threads
+    /// or programs ran side by side, below it when the call waited; the median of the
+    /// timed calls. `None` for a plain call, which does not read the CPU clock.
+    pub cpu: Option<Duration>,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why the search ended.
@@ -66,32 +67,11 @@ pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
     Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
 }
 
-/// When a call started, on the wall clock and in CPU time.
-struct Clock {
-    wall: Instant,
-    cpu: Duration,
-}
-
-impl Clock {
-    fn start() -> Clock {
-        Clock {
-            wall: Instant::now(),
-            cpu: cpu_time(),
-        }
-    }
-
-    fn wall(&self) -> Duration {
-        self.wall.elapsed()
-    }
-
-    fn cpu(&self) -> Duration {
-        cpu_time().saturating_sub(self.cpu)
-    }
-}
-
-/// User and system time of this process (every thread) and of the programs it has
-/// waited for; zero when the system does not tell.
-fn cpu_time() -> Duration {
+/// User and system time so far of this process (every thread) and of the programs it
+/// has waited for; zero when the system does not tell. Two system calls: benchmark
+/// modes read it around their calls, a plain `run` does not (it would cost a game-size
+/// board an eighth of its time).
+pub fn cpu_time() -> Duration {
     use nix::sys::resource::{UsageWho, getrusage};
     let of = |who| {
         getrusage(who).map_or(Duration::ZERO, |u| {
@@ -113,18 +93,18 @@ fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
-) -> Result<(Clock, Budget<'static>, Model), BackendError> {
+) -> Result<(Instant, Budget<'static>, Model), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
-    let clock = Clock::start();
+    let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     check_families(backend, &model)?;
-    Ok((clock, budget, model))
+    Ok((start, budget, model))
 }
 
 /// The backend's search of `model`, or, when clue inversion already refuted the board,
@@ -156,7 +136,7 @@ pub fn run(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<Report, BackendError> {
-    let (clock, budget, model) = prepare(instance, backend, request)?;
+    let (start, budget, model) = prepare(instance, backend, request)?;
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
     let limit = request.limit;
     let mut capped = false;
@@ -174,7 +154,7 @@ pub fn run(
     if capped {
         outcome.ending = Ending::Capped;
     }
-    let (time, cpu) = (clock.wall(), clock.cpu());
+    let time = start.elapsed();
     let mut solutions = Vec::with_capacity(found.len());
     for ids in &found {
         let solution = decode(&model, ids);
@@ -194,7 +174,7 @@ pub fn run(
         found: solutions.len() as u64,
         solutions,
         time,
-        cpu,
+        cpu: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -215,7 +195,7 @@ pub fn run_streaming(
     request: &Request,
     each: &mut dyn FnMut(&Solution) -> Control,
 ) -> Result<Report, BackendError> {
-    let (clock, budget, model) = prepare(instance, backend, request)?;
+    let (start, budget, model) = prepare(instance, backend, request)?;
     let limit = request.limit;
     let mut found: u64 = 0;
     let mut wrong: Option<Violation> = None;
@@ -248,8 +228,8 @@ pub fn run_streaming(
         complete: exhausted,
         solutions: Vec::new(),
         found,
-        time: clock.wall(),
-        cpu: clock.cpu(),
+        time: start.elapsed(),
+        cpu: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -296,14 +276,15 @@ pub fn run_repeated(
     let mut cpus = Vec::with_capacity(times as usize);
     let mut last = None;
     for _ in 0..times.max(1) {
+        let before = cpu_time();
         let report = run(instance, backend, request)?;
+        cpus.push(cpu_time().saturating_sub(before));
         durations.push(report.time);
-        cpus.push(report.cpu);
         last = Some(report);
     }
     let mut report = last.expect("at least one timed call");
     report.time = median(&mut durations);
-    report.cpu = median(&mut cpus);
+    report.cpu = Some(median(&mut cpus));
     report.counters.repeat = Some(times.max(1) as u64);
     Ok(report)
 }
@@ -332,8 +313,8 @@ pub struct CountReport {
     /// From compilation to the end of counting; when counting by enumeration, the
     /// verification of each solution is included.
     pub time: Duration,
-    /// CPU time (user and system) over the same span, as in [`Report::cpu`].
-    pub cpu: Duration,
+    /// CPU time of the call in a race, as in [`Report::cpu`]; `None` otherwise.
+    pub cpu: Option<Duration>,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why counting ended.
@@ -352,15 +333,15 @@ pub fn count(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<CountReport, BackendError> {
-    let (clock, budget, model) = prepare(instance, backend, request)?;
+    let (start, budget, model) = prepare(instance, backend, request)?;
     if let Some(reason) = &model.infeasible {
         return Ok(CountReport {
             name: instance.name.clone(),
             backend: backend.name().to_string(),
             count: BigUint::default(),
             complete: true,
-            time: clock.wall(),
-            cpu: clock.cpu(),
+            time: start.elapsed(),
+            cpu: None,
             counters: Counters::default(),
             ending: Ending::Exhausted,
             reason: Some(reason.to_string()),
@@ -373,8 +354,8 @@ pub fn count(
             backend: backend.name().to_string(),
             count: counted.count,
             complete: counted.ending == Ending::Exhausted,
-            time: clock.wall(),
-            cpu: clock.cpu(),
+            time: start.elapsed(),
+            cpu: None,
             counters: counted.counters,
             ending: counted.ending,
             reason: None,
@@ -401,8 +382,8 @@ pub fn count(
         backend: backend.name().to_string(),
         count: BigUint::from(total),
         complete: outcome.ending == Ending::Exhausted,
-        time: clock.wall(),
-        cpu: clock.cpu(),
+        time: start.elapsed(),
+        cpu: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason: None,

@@ -17,7 +17,7 @@ pub mod sat_process;
 
 pub use driver::{
     CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
-    count, decode, median, run, run_repeated, run_streaming,
+    count, cpu_time, decode, median, run, run_repeated, run_streaming,
 };
 pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 

@@ -428,7 +428,9 @@ fn timed(
     if request.limit == 0 {
         return timed_count(instance, backend, request, options);
     }
-    let first = backend::run(instance, backend, request)?;
+    let before = backend::cpu_time();
+    let mut first = backend::run(instance, backend, request)?;
+    first.cpu = Some(backend::cpu_time().saturating_sub(before));
     let report = if first.status == Status::Unknown
         || options.repeat == 0
         || first.time >= options.repeat_below
@@ -442,7 +444,7 @@ fn timed(
         status: report.status,
         complete: report.complete,
         time: report.time,
-        cpu: report.cpu,
+        cpu: report.cpu.unwrap_or_default(),
         ending: report.ending,
         counters: report.counters,
         solutions: report.solutions.len(),
@@ -460,7 +462,9 @@ fn timed_count(
     request: &Request,
     options: &RaceOptions,
 ) -> Result<Measured, BackendError> {
+    let before = backend::cpu_time();
     let mut report = backend::count(instance, backend, request)?;
+    report.cpu = Some(backend::cpu_time().saturating_sub(before));
     if report.complete && options.repeat > 0 && report.time < options.repeat_below {
         for _ in 0..backend::WARM_UP_CALLS {
             backend::count(instance, backend, request)?;
@@ -468,12 +472,13 @@ fn timed_count(
         let mut times = Vec::with_capacity(options.repeat as usize);
         let mut cpus = Vec::with_capacity(options.repeat as usize);
         for _ in 0..options.repeat {
+            let before = backend::cpu_time();
             report = backend::count(instance, backend, request)?;
+            cpus.push(backend::cpu_time().saturating_sub(before));
             times.push(report.time);
-            cpus.push(report.cpu);
         }
         report.time = backend::median(&mut times);
-        report.cpu = backend::median(&mut cpus);
+        report.cpu = Some(backend::median(&mut cpus));
     }
     let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
     Ok(Measured {
@@ -485,7 +490,7 @@ fn timed_count(
         },
         complete: report.complete,
         time: report.time,
-        cpu: report.cpu,
+        cpu: report.cpu.unwrap_or_default(),
         ending: report.ending,
         counters: report.counters,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
