@@ -149,6 +149,19 @@ impl TempGuard {
         Ok((made, TempGuard { path }))
     }
 
+    /// A new temporary directory (`dominofit-…` in the system's temporary directory),
+    /// registered, so that Ctrl-C removes it whatever the run is doing.
+    ///
+    /// # Errors
+    /// The directory cannot be created.
+    pub fn directory() -> std::io::Result<TempGuard> {
+        let (_, dir) = TempGuard::create(|| {
+            let dir = tempfile::Builder::new().prefix("dominofit-").tempdir()?;
+            Ok(((), dir.keep()))
+        })?;
+        Ok(dir)
+    }
+
     /// The registered path.
     pub fn path(&self) -> &Path {
         &self.path

@@ -115,11 +115,8 @@ pub(super) fn solve(
         backend: name.to_string(),
         message,
     };
-    let (_, dir) = crate::interrupt::TempGuard::create(|| {
-        let dir = tempfile::Builder::new().prefix("dominofit-").tempdir()?;
-        Ok(((), dir.keep()))
-    })
-    .map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
+    let dir = crate::interrupt::TempGuard::directory()
+        .map_err(|e| failed(format!("cannot create a temporary directory: {e}")))?;
     let cnf = dir.path().join("model.cnf");
     let written = std::fs::File::create(&cnf).and_then(|file| {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);

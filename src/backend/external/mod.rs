@@ -219,12 +219,8 @@ impl Backend for External {
         );
         // The directory is registered with the interrupt handler, which removes it on
         // Ctrl-C whatever the run is doing (writing the model included).
-        let (_, dir) = crate::interrupt::TempGuard::create(|| {
-            let dir = tempfile::Builder::new().prefix("dominofit-").tempdir()?;
-            let path = dir.keep();
-            Ok(((), path))
-        })
-        .map_err(|e| self.error(format!("cannot create a temporary directory: {e}")))?;
+        let dir = crate::interrupt::TempGuard::directory()
+            .map_err(|e| self.error(format!("cannot create a temporary directory: {e}")))?;
         let input = dir
             .path()
             .join(format!("model.{}", self.descriptor.reads.extension()));
