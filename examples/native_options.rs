@@ -60,6 +60,13 @@ fn main() {
             },
         ),
         (
+            "lp-at-root",
+            SearchOptions {
+                farkas_after_failures: 0,
+                ..d
+            },
+        ),
+        (
             "matching-after-256",
             SearchOptions {
                 matching_after_failures: 256,

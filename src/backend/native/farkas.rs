@@ -15,16 +15,23 @@
 //! Σ_c π_c + Σ_g k_g μ_g  >  Σ_p max(0, π_a(p) + π_b(p) + Σ_{g ∋ p} μ_g)
 //! ```
 //!
-//! microlp finds multipliers by maximising the left side minus the right over
-//! `-1 ≤ π, μ ≤ 1`; they are then scaled to integers and the inequality is checked in
-//! exact integer arithmetic. So the answer never rests on floating point: a refutation
-//! is a certificate anyone can check, and a bad LP answer only costs a missed one.
+//! Clarabel's interior point method finds multipliers by maximising the left side minus
+//! the right over `-1 ≤ π, μ ≤ 1`; they are then scaled to integers and the inequality
+//! is checked in exact integer arithmetic. So the answer never rests on floating point:
+//! a refutation is a certificate anyone can check, and a bad LP answer only costs a
+//! missed one. An interior point method rather than a simplex: the multiplier LP has a
+//! row per candidate, and microlp's simplex took 5 s on a 40×40 board where Clarabel
+//! takes 0.15 s (BENCHMARKS.md); its iterates are not vertices, which is why the
+//! multipliers are also rounded at fine scales (the exact check does not care).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions};
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultInfo, DefaultSettingsBuilder, DefaultSolver, IPSolver, NonnegativeConeT, SolverStatus,
+};
 
 use super::layout::Layout;
 
@@ -62,9 +69,13 @@ pub(super) fn certifies(lay: &Layout, node: &Node, pi: &[i64], mu: &[i64]) -> bo
     demand > reach
 }
 
-/// Scales tried when rounding the LP's multipliers to integers: vertex solutions of the
-/// multiplier LP have small denominators.
-const SCALES: [f64; 8] = [1.0, 2.0, 3.0, 4.0, 6.0, 12.0, 60.0, 840.0];
+/// Scales tried when rounding the LP's multipliers (divided by the largest) to integers:
+/// small ones first, for the short certificates of multipliers near a vertex; then fine
+/// ones, where rounding moves each side of the inequality by less than the margin an
+/// interior point answer has.
+const SCALES: [f64; 11] = [
+    1.0, 2.0, 3.0, 4.0, 6.0, 12.0, 60.0, 840.0, 1024.0, 65536.0, 1048576.0,
+];
 
 /// What the LP said of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,10 +122,10 @@ impl Root {
 /// Tries to refute the node, in this thread, taking as long as the LP takes (the
 /// tests' every-stall mode).
 pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
-    let Some((lp, pi, mu)) = multiplier_lp(lay, node) else {
+    let Some(lp) = MultiplierLp::new(lay, node) else {
         return Verdict::Settled;
     };
-    verdict(lay, node, solve(&lp, &pi, &mu, None, &|| true))
+    verdict(lay, node, lp.solve(|| !crate::interrupt::requested()))
 }
 
 /// An LP refutation running on a thread of its own while the search goes on, with the
@@ -129,14 +140,12 @@ pub(super) struct Pending {
 /// LP is running in this process (a portfolio's members would only solve the same root
 /// LP twice) or a thread cannot be had.
 ///
-/// The search does not wait for it. microlp looks at its time limit only every
-/// thousand pivots (80 ms on a 32×32 board): an LP in the search's own thread held up
-/// satisfiable boards the search was about to finish, and a limit short enough not to
-/// was too short for the boards the LP refutes. Beside the search the LP can take as
-/// long as the search does; it runs in slices, and when the search ends first (drops
-/// its [`Pending`]) it stops at the end of the slice.
+/// The search does not wait for it: an LP in the search's own thread held up
+/// satisfiable boards the search was about to finish. Beside the search the LP can take
+/// as long as the search does; when the search ends first (drops its [`Pending`]) the
+/// LP stops at the end of its current iteration.
 pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Option<Pending> {
-    let (lp, pi, mu) = multiplier_lp(lay, &root.node())?;
+    let lp = MultiplierLp::new(lay, &root.node())?;
     LP_RUNNING
         .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
         .ok()?;
@@ -147,12 +156,12 @@ pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Opti
         .name("farkas-lp".to_string())
         .spawn(move || {
             let _running = Running;
-            let keep_going = || {
+            let keep_going = move || {
                 !told.load(Ordering::SeqCst)
                     && !crate::interrupt::requested()
                     && deadline.is_none_or(|d| Instant::now() < d)
             };
-            let _ = tx.send(solve(&lp, &pi, &mu, Some(SLICE), &keep_going));
+            let _ = tx.send(lp.solve(keep_going));
         });
     if spawned.is_err() {
         LP_RUNNING.store(false, Ordering::SeqCst);
@@ -164,10 +173,6 @@ pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Opti
         root,
     })
 }
-
-/// How long the background LP runs between looks at whether it is still wanted (plus
-/// microlp's overshoot of up to a thousand pivots).
-const SLICE: Duration = Duration::from_millis(10);
 
 impl Drop for Pending {
     fn drop(&mut self) {
@@ -187,38 +192,6 @@ impl Pending {
     }
 }
 
-/// Solves the LP in slices of `slice` (`None`: in one go) for as long as `keep_going`
-/// says.
-fn solve(
-    lp: &Problem,
-    pi: &[Option<microlp::Variable>],
-    mu: &[microlp::Variable],
-    slice: Option<Duration>,
-    keep_going: &dyn Fn() -> bool,
-) -> Answer {
-    let mut options = SolveOptions::default();
-    options.time_limit = slice;
-    let mut outcome = lp.solve_with(options).ok()?;
-    while !outcome.is_optimal()
-        && outcome.termination_reason() == microlp::TerminationReason::TimeLimit
-        && keep_going()
-    {
-        outcome = outcome.resume().ok()?;
-    }
-    let finished = outcome.is_optimal();
-    let values = outcome.into_solution().ok().and_then(|solution| {
-        (solution.objective() > 1e-6).then(|| {
-            let pi: Vec<f64> = pi
-                .iter()
-                .map(|v| v.map_or(0.0, |v| solution.var_value(v)))
-                .collect();
-            let mu: Vec<f64> = mu.iter().map(|&v| solution.var_value(v)).collect();
-            (pi, mu)
-        })
-    });
-    Some((finished, values))
-}
-
 /// The verdict on an LP answer: a refutation only when the rounded multipliers pass the
 /// exact check.
 fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
@@ -233,9 +206,19 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
     let Some((pi_values, mu_values)) = values else {
         return unproved;
     };
+    let largest = pi_values
+        .iter()
+        .chain(&mu_values)
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(largest.is_finite() && largest > 0.0) {
+        return unproved;
+    }
     let certified = SCALES.iter().any(|&scale| {
         let round = |values: &[f64]| -> Vec<i64> {
-            values.iter().map(|&v| (v * scale).round() as i64).collect()
+            values
+                .iter()
+                .map(|&v| (v / largest * scale).round() as i64)
+                .collect()
         };
         certifies(lay, node, &round(&pi_values), &round(&mu_values))
     });
@@ -246,7 +229,8 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
     }
 }
 
-/// Waits until no LP thread is running: an abandoned one runs to the end of its slice.
+/// Waits until no LP thread is running: an abandoned one runs to the end of its
+/// iteration.
 pub fn wait_for_abandoned_lp() {
     while LP_RUNNING.load(Ordering::SeqCst) && !crate::interrupt::requested() {
         std::thread::sleep(Duration::from_millis(1));
@@ -266,40 +250,193 @@ impl Drop for Running {
 }
 
 /// The LP whose optimum is positive exactly when the node has no fractional solution,
-/// with its cell and group multipliers; `None` when a live candidate touches a covered
-/// cell (the node is not settled, nothing to refute).
-#[allow(clippy::type_complexity)]
-fn multiplier_lp(
-    lay: &Layout,
-    node: &Node,
-) -> Option<(
-    Problem,
-    Vec<Option<microlp::Variable>>,
-    Vec<microlp::Variable>,
-)> {
-    let mut lp = Problem::new(OptimizationDirection::Maximize);
-    let pi: Vec<Option<microlp::Variable>> = (0..lay.cells)
-        .map(|c| (!node.covered[c]).then(|| lp.add_var(1.0, (-1.0, 1.0))))
-        .collect();
-    let mu: Vec<microlp::Variable> = node
-        .quota
-        .iter()
-        .map(|&k| lp.add_var(f64::from(k), (-1.0, 1.0)))
-        .collect();
-    for (p, &[a, b]) in lay.place_cells.iter().enumerate() {
-        if !node.active[p] {
-            continue;
+/// in Clarabel's form: minimise `qᵀx` subject to `Ax ≤ b`, over `x = (π, μ, z)`.
+struct MultiplierLp {
+    q: Vec<f64>,
+    a: CscMatrix<f64>,
+    b: Vec<f64>,
+    /// The variable of each cell's multiplier; `None` for covered cells.
+    pi: Vec<Option<usize>>,
+    /// The group multipliers are variables `groups_from..groups_from + groups`.
+    groups_from: usize,
+    groups: usize,
+}
+
+impl MultiplierLp {
+    /// `None` when a live candidate touches a covered cell (the node is not settled,
+    /// nothing to refute).
+    fn new(lay: &Layout, node: &Node) -> Option<MultiplierLp> {
+        let mut vars = 0;
+        let pi: Vec<Option<usize>> = (0..lay.cells)
+            .map(|c| {
+                (!node.covered[c]).then(|| {
+                    vars += 1;
+                    vars - 1
+                })
+            })
+            .collect();
+        let groups_from = vars;
+        let groups = node.quota.len();
+        vars += groups;
+        // Maximise Σ π + Σ k μ − Σ z: minimise its negation.
+        let mut q = vec![-1.0; groups_from];
+        q.extend(node.quota.iter().map(|&k| -f64::from(k)));
+        let (mut rows, mut cols, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        let mut b = Vec::new();
+        let mut entry = |row: usize, col: usize, value: f64| {
+            rows.push(row);
+            cols.push(col);
+            values.push(value);
+        };
+        for (p, &[first, second]) in lay.place_cells.iter().enumerate() {
+            if !node.active[p] {
+                continue;
+            }
+            // π_a + π_b + Σ μ_g − z_p ≤ 0 and −z_p ≤ 0: z_p is the candidate's reach,
+            // and costs 1.
+            let z = vars;
+            vars += 1;
+            q.push(1.0);
+            let row = b.len();
+            for cell in [first, second] {
+                entry(row, pi[cell as usize]?, 1.0);
+            }
+            for &g in lay.groups_of(p as u32) {
+                entry(row, groups_from + g as usize, 1.0);
+            }
+            entry(row, z, -1.0);
+            entry(row + 1, z, -1.0);
+            b.extend([0.0, 0.0]);
         }
-        // z_p ≥ π_a + π_b + Σ μ_g, z_p ≥ 0, and z_p costs 1.
-        let z = lp.add_var(-1.0, (0.0, f64::INFINITY));
-        let mut terms = vec![(z, 1.0)];
-        for cell in [a, b] {
-            terms.push((pi[cell as usize]?, -1.0));
+        // The box −1 ≤ π, μ ≤ 1.
+        for var in 0..groups_from + groups {
+            let row = b.len();
+            entry(row, var, 1.0);
+            entry(row + 1, var, -1.0);
+            b.extend([1.0, 1.0]);
         }
-        for &g in lay.groups_of(p as u32) {
-            terms.push((mu[g as usize], -1.0));
-        }
-        lp.add_constraint(terms, ComparisonOp::Ge, 0.0);
+        let a = CscMatrix::new_from_triplets(b.len(), vars, rows, cols, values);
+        Some(MultiplierLp {
+            q,
+            a,
+            b,
+            pi,
+            groups_from,
+            groups,
+        })
     }
-    Some((lp, pi, mu))
+
+    /// Solves until optimal or until `keep_going` says no (asked once per iteration).
+    fn solve(&self, keep_going: impl Fn() -> bool + Send + Sync + 'static) -> Answer {
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            // Each iteration ends in a fresh check of the answer, so the last digits
+            // only cost time: refinement off and looser tolerances halved the time
+            // on 16×16 to 40×40 boards.
+            .iterative_refinement_enable(false)
+            .tol_gap_abs(1e-5)
+            .tol_gap_rel(1e-5)
+            .tol_feas(1e-6)
+            .build()
+            .ok()?;
+        let vars = self.q.len();
+        let quadratic = CscMatrix::zeros((vars, vars));
+        let cones = [NonnegativeConeT(self.b.len())];
+        let mut solver =
+            DefaultSolver::new(&quadratic, &self.q, &self.a, &self.b, &cones, settings).ok()?;
+        solver.set_termination_callback(move |_: &DefaultInfo<f64>| !keep_going());
+        solver.solve();
+        let finished = !matches!(
+            solver.solution.status,
+            SolverStatus::CallbackTerminated | SolverStatus::MaxTime | SolverStatus::Unsolved
+        );
+        let x = &solver.solution.x;
+        let values = (-solver.solution.obj_val > 1e-6 && x.len() == vars).then(|| {
+            let pi = self.pi.iter().map(|v| v.map_or(0.0, |v| x[v])).collect();
+            let mu = x[self.groups_from..self.groups_from + self.groups].to_vec();
+            (pi, mu)
+        });
+        Some((finished, values))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Node, Verdict, certifies, refute};
+    use crate::backend::native::layout::Layout;
+    use crate::model::{Families, compile};
+
+    fn board(file: &str, name: &str) -> crate::puzzle::Instance {
+        let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+        let instances = crate::puzzle::parse::read_instances(&path).unwrap();
+        instances.into_iter().find(|i| i.name == name).unwrap()
+    }
+
+    fn root_verdict(instance: &crate::puzzle::Instance) -> Verdict {
+        let model = compile(instance, Families::Colour);
+        let lay = Layout::new(&model, false);
+        let active = vec![true; model.placements.len()];
+        let covered = vec![false; lay.cells];
+        let quota: Vec<i32> = model.quotas.iter().map(|g| g.quota as i32).collect();
+        refute(
+            &lay,
+            &Node {
+                active: &active,
+                covered: &covered,
+                quota: &quota,
+            },
+        )
+    }
+
+    /// The interior point answer is turned into an exact certificate on the boards the
+    /// LP exists for (each proved infeasible by varisat in the suite's race tests).
+    #[test]
+    fn refutes_the_boards_only_the_lp_refutes_quickly() {
+        for name in [
+            "unsat-16x16-s6605-1",
+            "unsat-16x16-s6605-2",
+            "unsat-24x24-s6605-4",
+        ] {
+            let instance = board("unsat-hard.jsonl", name);
+            assert_eq!(root_verdict(&instance), Verdict::Refuted, "{name}");
+        }
+    }
+
+    /// A board with a tiling has a fractional solution: the LP settles without a
+    /// certificate.
+    #[test]
+    fn settles_on_a_board_with_a_tiling() {
+        let instance = board("stress.jsonl", "planted-16x16-s6603-1");
+        assert_eq!(root_verdict(&instance), Verdict::Settled);
+    }
+
+    /// No multipliers certify a board that has a tiling (the tiling's 0/1 vector is a
+    /// solution, and Farkas' two alternatives exclude each other): a thousand random
+    /// small ones are all rejected by the exact check.
+    #[test]
+    fn no_certificate_for_a_board_with_a_tiling() {
+        let instance = board("stress.jsonl", "planted-16x16-s6603-1");
+        let model = compile(&instance, Families::Colour);
+        let lay = Layout::new(&model, false);
+        let active = vec![true; model.placements.len()];
+        let covered = vec![false; lay.cells];
+        let quota: Vec<i32> = model.quotas.iter().map(|g| g.quota as i32).collect();
+        let node = Node {
+            active: &active,
+            covered: &covered,
+            quota: &quota,
+        };
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut small = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 5) as i64 - 2
+        };
+        for _ in 0..1000 {
+            let pi: Vec<i64> = (0..lay.cells).map(|_| small()).collect();
+            let mu: Vec<i64> = (0..quota.len()).map(|_| small()).collect();
+            assert!(!certifies(&lay, &node, &pi, &mu));
+        }
+    }
 }

@@ -5,9 +5,11 @@ use super::Search;
 use crate::backend::Budget;
 use crate::backend::native::farkas;
 
-/// Boards larger than this (60×60) are not given to the LP: on the planted `huge`
-/// boards microlp did not finish before the search (BENCHMARKS.md), and each of its
-/// pivots there is slow enough that an abandoned LP would hold a core for long.
+/// Boards with more open cells than this (60×60) are not given to the LP. On the planted
+/// `huge` boards (satisfiable: nothing to refute) the LP beside the search slowed the
+/// search by 40–80% (the two threads share the memory bus of a 2-core machine), and one
+/// interior point iteration there takes long enough (up to half a second at 128×128)
+/// that an abandoned LP holds a core for seconds.
 pub(super) const FARKAS_MAX_CELLS: usize = 3600;
 
 impl<'a> Search<'a> {
