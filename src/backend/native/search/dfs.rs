@@ -48,7 +48,17 @@ impl<'a> Search<'a> {
         let mut root_alive = self.settle();
         // The matching filter once at the root, before the root is marked: what it
         // deletes stays deleted for every descent and restart. Small boards are settled
-        // by the search before a whole-board pass pays.
+        // by the search before a whole-board pass pays. The cheap stall checks go first:
+        // on boards they refute, the filter's pass doubled the time (unsat-24x24-s6604-3:
+        // 0.14 ms, against 0.066 ms for native-matching, whose first stall runs them first).
+        if root_alive
+            && self.options.matching_root
+            && !self.options.matching
+            && self.uncovered > 0
+            && lay.cells >= self.options.matching_root_min_cells
+        {
+            root_alive = self.stall_checks_pass(None);
+        }
         if root_alive
             && self.options.matching_root
             && !self.options.matching
