@@ -214,22 +214,30 @@ impl Drop for GroupGuard {
 }
 
 /// Starts `command` in a process group of its own, with SIGKILL as its parent-death
-/// signal, and registers the group. No program is started after an interrupt.
+/// signal, and registers the group. No program is started after an interrupt. Under a
+/// `--memory` limit ([`crate::memory::limit`]) its address space is limited to it.
 ///
 /// # Errors
 /// The program cannot be started, or an interrupt came first (`Interrupted`).
 pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
     use std::os::unix::process::CommandExt;
     let parent = std::process::id() as i32;
+    let memory = crate::memory::limit();
     command.process_group(0);
-    // SAFETY: the closure runs in the child between fork and exec and only makes two
-    // async-signal-safe system calls.
+    // SAFETY: the closure runs in the child between fork and exec and only makes
+    // async-signal-safe system calls (no allocation, no locks).
     unsafe {
         command.pre_exec(move || {
             nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
             // The parent may have died before the signal was armed.
             if nix::unistd::getppid().as_raw() != parent {
                 return Err(std::io::Error::other("dominofit exited"));
+            }
+            // `--memory`: a hard limit on the address space, as `ulimit -v` and
+            // runsolver's `-M` set it; per process, inherited by the program's children.
+            if let Some(bytes) = memory {
+                use nix::sys::resource::{Resource, setrlimit};
+                setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
             }
             Ok(())
         });

@@ -67,3 +67,4 @@ pub mod memory;
 pub mod model;
 pub mod puzzle;
 pub mod race;
+pub mod usage;

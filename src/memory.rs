@@ -3,12 +3,55 @@
 //! too large for this machine is refused with an estimate instead of being killed by the
 //! kernel half way.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 const GIB: u64 = 1 << 30;
 
-/// Half the memory available now (from `/proc/meminfo` where there is one), at most
-/// 8 GiB; 2 GiB when it cannot be read.
-pub fn default_budget() -> u64 {
-    meminfo("MemAvailable").map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+/// The `--memory` limit in bytes; 0: none.
+static LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Sets (or with `None` clears) the memory limit of this process's runs (`--memory`):
+/// the budget of the backends that size their work before starting, and the hard
+/// limit of the address space of every program dominofit starts (external solvers and
+/// the varisat worker). A process-wide setting, because the limit is the machine's
+/// share given to the whole run, not to one call.
+pub fn set_limit(bytes: Option<u64>) {
+    LIMIT.store(bytes.unwrap_or(0), Ordering::SeqCst);
+}
+
+/// The `--memory` limit in bytes, when one is set.
+pub fn limit() -> Option<u64> {
+    match LIMIT.load(Ordering::SeqCst) {
+        0 => None,
+        bytes => Some(bytes),
+    }
+}
+
+/// The memory a run may plan for: the `--memory` limit when one is set; otherwise half
+/// the memory available now (from `/proc/meminfo` where there is one), at most 8 GiB,
+/// or 2 GiB when it cannot be read.
+pub fn budget() -> u64 {
+    limit().unwrap_or_else(|| {
+        meminfo("MemAvailable").map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+    })
+}
+
+/// Whether the message a program left on standard error says it ran out of memory:
+/// under an address-space limit an allocation fails, and each runtime says so in its
+/// own words before it exits or aborts.
+pub fn says_out_of_memory(stderr: &str) -> bool {
+    const PHRASES: [&str; 8] = [
+        "out of memory",
+        "memoryerror",
+        "cannot allocate memory",
+        "bad_alloc",
+        "memory allocation of",
+        "failed to allocate",
+        "memory exhausted",
+        "insufficient memory",
+    ];
+    let lower = stderr.to_ascii_lowercase();
+    PHRASES.iter().any(|p| lower.contains(p))
 }
 
 /// A field of `/proc/meminfo` (`MemTotal`, `MemAvailable`, ...) in bytes, where there

@@ -50,6 +50,9 @@ pub struct Report {
     /// or programs ran side by side, below it when the call waited; the median of the
     /// timed calls. `None` for a plain call, which does not read the CPU clock.
     pub cpu: Option<Duration>,
+    /// In benchmark mode (and in a race), the peak resident memory in bytes over the
+    /// timed calls, as [`crate::usage::Used::peak`] measures it; `None` otherwise.
+    pub peak: Option<u64>,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why the search ended.
@@ -65,26 +68,6 @@ pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
 /// Decodes placement ids into a tiling.
 pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
     Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
-}
-
-/// User and system time so far of this process (every thread) and of the programs it
-/// has waited for; zero when the system does not tell. Two system calls: benchmark
-/// modes read it around their calls, a plain `run` does not (it would cost a game-size
-/// board an eighth of its time).
-pub fn cpu_time() -> Duration {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let of = |who| {
-        getrusage(who).map_or(Duration::ZERO, |u| {
-            let t = |tv: nix::sys::time::TimeVal| {
-                Duration::new(
-                    tv.tv_sec().max(0) as u64,
-                    (tv.tv_usec().max(0) * 1000) as u32,
-                )
-            };
-            t(u.user_time()) + t(u.system_time())
-        })
-    };
-    of(UsageWho::RUSAGE_SELF) + of(UsageWho::RUSAGE_CHILDREN)
 }
 
 /// What `run` and `count` do first: the clock, the budget, and the model in the
@@ -175,6 +158,7 @@ pub fn run(
         solutions,
         time,
         cpu: None,
+        peak: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -230,6 +214,7 @@ pub fn run_streaming(
         found,
         time: start.elapsed(),
         cpu: None,
+        peak: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason,
@@ -274,17 +259,21 @@ pub fn run_repeated(
     }
     let mut durations = Vec::with_capacity(times as usize);
     let mut cpus = Vec::with_capacity(times as usize);
+    let mut peak = None;
     let mut last = None;
     for _ in 0..times.max(1) {
-        let before = cpu_time();
+        let meter = crate::usage::Meter::start();
         let report = run(instance, backend, request)?;
-        cpus.push(cpu_time().saturating_sub(before));
+        let used = meter.read();
+        cpus.push(used.cpu);
+        peak = peak.max(used.peak);
         durations.push(report.time);
         last = Some(report);
     }
     let mut report = last.expect("at least one timed call");
     report.time = median(&mut durations);
     report.cpu = Some(median(&mut cpus));
+    report.peak = peak;
     report.counters.repeat = Some(times.max(1) as u64);
     Ok(report)
 }
@@ -315,6 +304,8 @@ pub struct CountReport {
     pub time: Duration,
     /// CPU time of the call in a race, as in [`Report::cpu`]; `None` otherwise.
     pub cpu: Option<Duration>,
+    /// Peak resident memory of the call in a race, as in [`Report::peak`].
+    pub peak: Option<u64>,
     /// The work the backend reports having done.
     pub counters: Counters,
     /// Why counting ended.
@@ -342,6 +333,7 @@ pub fn count(
             complete: true,
             time: start.elapsed(),
             cpu: None,
+            peak: None,
             counters: Counters::default(),
             ending: Ending::Exhausted,
             reason: Some(reason.to_string()),
@@ -356,6 +348,7 @@ pub fn count(
             complete: counted.ending == Ending::Exhausted,
             time: start.elapsed(),
             cpu: None,
+            peak: None,
             counters: counted.counters,
             ending: counted.ending,
             reason: None,
@@ -384,6 +377,7 @@ pub fn count(
         complete: outcome.ending == Ending::Exhausted,
         time: start.elapsed(),
         cpu: None,
+        peak: None,
         counters: outcome.counters,
         ending: outcome.ending,
         reason: None,

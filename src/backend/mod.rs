@@ -17,7 +17,7 @@ pub mod sat_process;
 
 pub use driver::{
     CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
-    count, cpu_time, decode, median, run, run_repeated, run_streaming,
+    count, decode, median, run, run_repeated, run_streaming,
 };
 pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 
@@ -239,7 +239,7 @@ pub(crate) fn lower_cnf(
     budget: &Budget,
 ) -> Result<Option<crate::lower::cnf::LoweredCnf>, BackendError> {
     use crate::lower::cnf::{self, LowerError};
-    match cnf::lower_within(model, encoding, crate::memory::default_budget(), &|| {
+    match cnf::lower_within(model, encoding, crate::memory::budget(), &|| {
         budget.expired()
     }) {
         Ok(lowered) => Ok(Some(lowered)),

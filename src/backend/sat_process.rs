@@ -140,7 +140,7 @@ pub(super) fn solve(
             .arg(lowered.placements.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null()),
+            .stderr(Stdio::piped()),
     );
     let (mut child, group) = match started {
         Ok(started) => started,
@@ -150,6 +150,22 @@ pub(super) fn solve(
         Err(e) => return Err(failed(format!("cannot start the varisat worker: {e}"))),
     };
     let mut replies = child.stdin.take();
+    // The end of standard error: what the worker says when an allocation fails.
+    let (stderr_tx, stderr_rx) = mpsc::channel::<String>();
+    if let Some(mut stderr) = child.stderr.take() {
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut tail = Vec::new();
+            let mut buffer = [0u8; 4096];
+            while let Ok(n @ 1..) = stderr.read(&mut buffer) {
+                tail.extend_from_slice(&buffer[..n]);
+                if tail.len() > 16 * 1024 {
+                    tail.drain(..tail.len() - 16 * 1024);
+                }
+            }
+            let _ = stderr_tx.send(String::from_utf8_lossy(&tail).into_owned());
+        });
+    }
     let (tx, rx) = mpsc::channel::<String>();
     if let Some(stdout) = child.stdout.take() {
         std::thread::spawn(move || {
@@ -207,7 +223,26 @@ pub(super) fn solve(
     // Killing the group (the guard's drop) frees the core whatever the worker was doing.
     drop(replies);
     drop(group);
-    let _ = child.wait();
+    // Reaped by `wait4`, so that a race sees the worker's peak memory.
+    if crate::usage::wait_child(child.id() as i32).is_none() {
+        let _ = child.wait();
+    }
+    let stderr = stderr_rx
+        .recv_timeout(std::time::Duration::from_secs(2))
+        .unwrap_or_default();
+    let ending = match ending {
+        Err(BackendError::Failed { .. })
+            if crate::memory::limit().is_some() && crate::memory::says_out_of_memory(&stderr) =>
+        {
+            Err(BackendError::Run {
+                backend: name.to_string(),
+                source: crate::backend::external::RunError::Memout {
+                    limit_mib: crate::memory::limit().unwrap_or(0) >> 20,
+                },
+            })
+        }
+        ending => ending,
+    };
     if crate::interrupt::requested() && !matches!(ending, Ok(Ending::Exhausted | Ending::Stopped)) {
         return Err(BackendError::Interrupted);
     }

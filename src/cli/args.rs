@@ -40,6 +40,34 @@ pub(super) enum Command {
     /// starts it so that a deadline can kill it).
     #[command(hide = true)]
     WorkerVarisat(WorkerArgs),
+    /// One run of a race in a worker process (internal: `race --jobs` starts it, with
+    /// the instance as JSON on standard input, and reads its row on standard output).
+    #[command(hide = true)]
+    WorkerRun(WorkerRunArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct WorkerRunArgs {
+    /// The workload the instance comes from, as the row names it.
+    #[arg(long)]
+    pub(super) workload: String,
+    /// The backend to run.
+    #[arg(long)]
+    pub(super) backend: String,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=2))]
+    pub(super) limit: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
+    pub(super) repeat: u32,
+    #[arg(long, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
+    #[arg(long, value_parser = parse_seconds)]
+    pub(super) repeat_below: Duration,
+    #[arg(long, value_enum)]
+    pub(super) encoding: Encoding,
+    #[arg(long)]
+    pub(super) threads: Option<u32>,
+    #[arg(long)]
+    pub(super) memory: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +143,20 @@ pub(super) struct RaceArgs {
     /// Portfolio members run at once. Default: the cores available.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(super) threads: Option<u32>,
+    /// Runs at once, each in a worker process of its own pinned to one core (CPU time
+    /// and peak memory are then each run's own). Runs side by side share caches and
+    /// memory bandwidth: times are noisier than with the default, 1, which runs one at
+    /// a time in this process; statuses and counts are the same.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(super) jobs: u32,
+    /// Memory limit in MiB (at least 64): the budget of the backends that size their
+    /// work before starting (dp, the SAT lowering), which refuse or stop past it, and a
+    /// hard limit on the address space of every program run (external solvers, the
+    /// varisat worker), whose allocations then fail: such a run ends `memout`.
+    /// Default: half the memory available, at most 8 GiB, for the budget; no limit for
+    /// programs.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 24))]
+    pub(super) memory: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -155,6 +197,14 @@ pub(super) struct Common {
     /// available.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(super) threads: Option<u32>,
+    /// Memory limit in MiB (at least 64): the budget of the backends that size their
+    /// work before starting (dp, the SAT lowering), which refuse or stop past it, and a
+    /// hard limit on the address space of every program run (external solvers, the
+    /// varisat worker), whose allocations then fail: such a run ends `memout`.
+    /// Default: half the memory available, at most 8 GiB, for the budget; no limit for
+    /// programs.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 24))]
+    pub(super) memory: Option<u64>,
 }
 
 #[derive(Debug, Args)]

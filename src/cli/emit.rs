@@ -10,7 +10,7 @@ pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write
         let lowered = dominofit::lower::cnf::lower_within(
             &model,
             args.encoding,
-            dominofit::memory::default_budget(),
+            dominofit::memory::budget(),
             &dominofit::interrupt::requested,
         )
         .with_context(context)?;

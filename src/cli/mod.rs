@@ -46,6 +46,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Race(args) => race(args),
         Command::Show(args) => show(args),
         Command::Backends(args) => backends(&args),
+        Command::WorkerRun(args) => race::worker_run(args),
         Command::WorkerVarisat(args) => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
@@ -129,28 +130,32 @@ fn backend_named(
 /// A one-line progress indicator on stderr for workloads, shown only on a terminal so
 /// that logs and pipes stay clean.
 struct Progress {
-    total: usize,
-    enabled: bool,
+    bar: indicatif::ProgressBar,
 }
 
 impl Progress {
+    /// A bar of `total` steps on standard error; hidden when that is not a terminal
+    /// (indicatif's choice) or when there is only one step.
     fn new(total: usize) -> Progress {
-        use std::io::IsTerminal;
-        Progress {
-            total,
-            enabled: total > 1 && std::io::stderr().is_terminal(),
+        let bar = if total > 1 {
+            indicatif::ProgressBar::new(total as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed} {msg}")
+        {
+            bar.set_style(style);
         }
+        Progress { bar }
     }
 
+    /// `done` steps are done; `name` says what runs now (shown escaped).
     fn show(&self, done: usize, name: &str) {
-        if self.enabled {
-            eprint!("\r\x1b[K[{}/{}] {}", done + 1, self.total, terminal(name));
-        }
+        self.bar.set_position(done as u64);
+        self.bar.set_message(terminal(name));
     }
 
     fn clear(&self) {
-        if self.enabled {
-            eprint!("\r\x1b[K");
-        }
+        self.bar.finish_and_clear();
     }
 }

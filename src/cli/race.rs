@@ -13,6 +13,7 @@ pub(super) const RACE_FILES: [&str; 5] = [
 
 pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
     use dominofit::race::{self, RaceOptions};
+    dominofit::memory::set_limit(args.memory.map(|mib| mib << 20));
     let options = RaceOptions {
         limit: args.limit as usize,
         repeat: args.repeat,
@@ -47,12 +48,25 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         if let Some(shard) = args.shard {
             workloads = shard.select(workloads);
         }
-        let progress = Progress::new(2);
+        let total = workloads.iter().map(|(_, w)| w.len()).sum::<usize>() * backends.len();
+        let progress = Progress::new(total);
+        let mut show = |done: usize, _: usize, next: &str| progress.show(done, next);
         // Ctrl-C stops the race after the current run; what it measured is written.
         dominofit::interrupt::set_graceful(true);
-        let rows = race::race(&workloads, &backends, &options, &mut |done, total| {
-            progress.show(done.saturating_sub(1), &format!("run {done} of {total}"));
-        });
+        let rows = if args.jobs > 1 {
+            let program = std::env::current_exe()
+                .context("cannot find the dominofit program to start workers")?;
+            race::race_in_processes(
+                &program,
+                &worker_args(&args),
+                &workloads,
+                &args.backends,
+                args.jobs as usize,
+                &mut show,
+            )
+        } else {
+            race::race(&workloads, &backends, &options, &mut show)
+        };
         progress.clear();
         let rows = rows?;
         let mut summary = race::summarize(
@@ -61,6 +75,8 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
             args.timeout.map(|t| t.as_secs_f64()),
         );
         summary.machine = Some(race::Machine::this());
+        summary.memory_mib = args.memory;
+        summary.repeat_below_s = Some(args.repeat_below.as_secs_f64());
         (rows, summary)
     };
     if let Some(dir) = &args.out {
@@ -110,5 +126,70 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
             )?;
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options a `race --jobs` worker runs under: the race's own.
+fn worker_args(args: &RaceArgs) -> Vec<String> {
+    let mut out = vec![
+        "--limit".to_string(),
+        args.limit.to_string(),
+        "--repeat".to_string(),
+        args.repeat.to_string(),
+        "--repeat-below".to_string(),
+        args.repeat_below.as_secs_f64().to_string(),
+        "--encoding".to_string(),
+        args.encoding
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_string()),
+    ];
+    if let Some(t) = args.timeout {
+        out.extend(["--timeout".to_string(), t.as_secs_f64().to_string()]);
+    }
+    if let Some(m) = args.memory {
+        out.extend(["--memory".to_string(), m.to_string()]);
+    }
+    if let Some(t) = args.threads {
+        out.extend(["--threads".to_string(), t.to_string()]);
+    }
+    out
+}
+
+/// `worker-run`: one run of a race, its instance read as JSON from standard input, its
+/// row written as one JSON line.
+pub(super) fn worker_run(args: WorkerRunArgs) -> Result<ExitCode> {
+    use dominofit::race::{self, RaceOptions};
+    dominofit::memory::set_limit(args.memory.map(|mib| mib << 20));
+    let backend = backend_named(
+        &args.backend,
+        args.encoding,
+        args.threads.map(|t| t as usize),
+    )?;
+    let instances = read_instances("-")?;
+    let [instance] = instances.as_slice() else {
+        anyhow::bail!(
+            "a worker runs one instance; it was given {}",
+            instances.len()
+        );
+    };
+    let options = RaceOptions {
+        limit: args.limit as usize,
+        repeat: args.repeat,
+        timeout: args.timeout,
+        repeat_below: args.repeat_below,
+    };
+    let request = Request {
+        limit: options.limit,
+        timeout: options.timeout,
+        families: None,
+    };
+    let row = race::measure(
+        &args.workload,
+        instance,
+        backend.as_ref(),
+        &request,
+        &options,
+    )?;
+    println!("{}", race::row_to_json(&row)?);
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,8 @@ use super::*;
 
 /// What `solve` and `count` share: the backend, the boards and the request.
 fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Instance>, Request)> {
+    // Before the backend is made: the dp backend takes its budget from it.
+    dominofit::memory::set_limit(common.memory.map(|mib| mib << 20));
     let backend = backend_named(
         &common.backend,
         common.encoding,

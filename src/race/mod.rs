@@ -14,8 +14,10 @@
 //! a backend whose tiling breaks the rules stops it, like a contradiction. An interrupt
 //! (Ctrl-C) stops it too, keeping the rows measured so far.
 
+mod jobs;
 mod machine;
 mod plot;
+mod run;
 mod runs;
 mod shard;
 pub mod stats;
@@ -25,12 +27,14 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::backend::{self, Backend, BackendError, Request, Status};
+use crate::backend::{Backend, BackendError, Request, Status};
 use crate::puzzle::Instance;
 
+pub use jobs::{WorkerFailure, race_in_processes};
 pub use machine::Machine;
 pub use plot::{cactus_svg, size_svg};
-pub use runs::{read_runs_csv, write_runs_csv};
+pub use run::measure;
+pub use runs::{read_runs_csv, row_to_json, write_runs_csv};
 pub use shard::Shard;
 pub use summary::{Aggregate, Summary, markdown, set_name, summarize};
 
@@ -84,8 +88,12 @@ pub struct RunRow {
     pub time_ms: Option<f64>,
     /// CPU time (user and system) of dominofit and the programs it ran, per call, in the
     /// same protocol as `time_ms` (the median of the timed calls); kept for capped runs
-    /// too. `None` for a failed run.
+    /// too, and for a failed run, over its one call.
     pub cpu_ms: Option<f64>,
+    /// Peak resident memory in MiB over the calls of the run: the larger of dominofit's
+    /// (threads included; it holds a few MiB before any run) and the largest program's
+    /// it ran (`wait4`). `None` where the kernel does not say.
+    pub peak_mib: Option<f64>,
     /// Search nodes, for backends that count them.
     pub nodes: Option<u64>,
     /// Placements forced by propagation before the first branch, for backends that
@@ -98,32 +106,11 @@ pub struct RunRow {
     /// otherwise a lower bound.
     pub count: Option<String>,
     /// How the run ended: `done` (decided, or the search exhausted), `timeout`,
-    /// `capped` (another resource cap), `crash` (the program died of a signal) or `error`
-    /// (any other failure).
+    /// `capped` (another resource cap), `memout` (a program ran out of the `--memory`
+    /// limit), `crash` (the program died of a signal) or `error` (any other failure).
     pub end: String,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
-}
-
-/// The `end` of a run that gave an answer.
-fn end_of(ending: backend::Ending) -> &'static str {
-    match ending {
-        backend::Ending::Exhausted | backend::Ending::Stopped => "done",
-        backend::Ending::Timeout => "timeout",
-        backend::Ending::Capped => "capped",
-    }
-}
-
-/// The `end` of a run that failed.
-fn end_of_failure(failure: &BackendError) -> &'static str {
-    use crate::backend::external::AnswerError;
-    match failure {
-        BackendError::Answer {
-            source: AnswerError::Killed { .. } | AnswerError::ShellSignal { .. },
-            ..
-        } => "crash",
-        _ => "error",
-    }
 }
 
 /// Two backends that cannot both be right about one instance.
@@ -182,6 +169,9 @@ pub enum RaceError {
     /// counts, or a lower bound above a complete count.
     #[error(transparent)]
     CountMismatch(Box<CountMismatch>),
+    /// A worker process of `race --jobs` gave no row.
+    #[error(transparent)]
+    Worker(Box<WorkerFailure>),
 }
 
 /// Two counts of one instance that cannot both be right.
@@ -315,7 +305,8 @@ pub fn check_counts(rows: &[RunRow]) -> Result<(), RaceError> {
 }
 
 /// Runs every backend on every instance of every workload, calling `progress` with
-/// (runs done, runs in all) after each.
+/// (runs done, runs in all, the instance about to run) before each run and after the
+/// last.
 ///
 /// # Errors
 /// A backend failure (with the instance named), or contradictory decisive answers.
@@ -323,7 +314,7 @@ pub fn race(
     workloads: &[(String, Vec<Instance>)],
     backends: &[Box<dyn Backend>],
     options: &RaceOptions,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<RunRow>, RaceError> {
     let total: usize = workloads.iter().map(|(_, w)| w.len()).sum::<usize>() * backends.len();
     let mut done = 0;
@@ -337,165 +328,24 @@ pub fn race(
         for instance in instances {
             let first_row = rows.len();
             for backend in backends {
-                let result = timed(instance, backend.as_ref(), &request, options);
+                progress(done, total, &instance.name);
+                let row = run::measure(workload, instance, backend.as_ref(), &request, options)?;
                 // An interrupt ends the race with what it has measured; the run it cut
                 // short is not a measurement.
                 if crate::interrupt::requested() {
                     return Ok(rows);
                 }
-                let row = match result {
-                    Ok(measured) => RunRow {
-                        workload: workload.clone(),
-                        instance: instance.name.clone(),
-                        backend: measured.backend,
-                        rows: instance.rows,
-                        cols: instance.cols,
-                        limit: options.limit,
-                        status: measured.status,
-                        complete: measured.complete,
-                        time_ms: (measured.status != Status::Unknown)
-                            .then_some(measured.time.as_secs_f64() * 1e3),
-                        // Rounded as runs.csv writes it, so a row reads back equal.
-                        cpu_ms: Some((measured.cpu.as_secs_f64() * 1e7).round() / 1e4),
-                        nodes: measured.counters.nodes,
-                        forced: measured.counters.forced,
-                        solutions: measured.solutions,
-                        count: measured.count,
-                        end: end_of(measured.ending).to_string(),
-                        error: None,
-                    },
-                    Err(source @ BackendError::WrongSolution { .. }) => {
-                        return Err(RaceError::WrongSolution {
-                            workload: workload.clone(),
-                            instance: instance.name.clone(),
-                            source: Box::new(source),
-                        });
-                    }
-                    Err(failure) => RunRow {
-                        workload: workload.clone(),
-                        instance: instance.name.clone(),
-                        backend: backend.name().to_string(),
-                        rows: instance.rows,
-                        cols: instance.cols,
-                        limit: options.limit,
-                        status: Status::Unknown,
-                        complete: false,
-                        time_ms: None,
-                        cpu_ms: None,
-                        nodes: None,
-                        forced: None,
-                        solutions: 0,
-                        count: None,
-                        end: end_of_failure(&failure).to_string(),
-                        error: Some(failure.to_string()),
-                    },
-                };
                 rows.push(row);
                 // The same check as for merged shards, on this instance's rows so far,
                 // so the race stops at the first contradicting answer.
                 check_agreement(&rows[first_row..]).map_err(RaceError::Contradiction)?;
                 check_counts(&rows[first_row..])?;
                 done += 1;
-                progress(done, total);
+                progress(done, total, "");
             }
         }
     }
     Ok(rows)
-}
-
-/// What one instance on one backend gave, solved or counted.
-struct Measured {
-    backend: String,
-    status: Status,
-    complete: bool,
-    time: Duration,
-    cpu: Duration,
-    ending: backend::Ending,
-    counters: crate::backend::Counters,
-    solutions: usize,
-    count: Option<String>,
-}
-
-/// One instance on one backend under the protocol: a first call, then (if it decided
-/// quickly) warm-ups and timed calls. A counting race (`limit` 0) counts instead, by the
-/// backend's own counter or by enumeration (`backend::count`), in constant memory.
-fn timed(
-    instance: &Instance,
-    backend: &dyn Backend,
-    request: &Request,
-    options: &RaceOptions,
-) -> Result<Measured, BackendError> {
-    if request.limit == 0 {
-        return timed_count(instance, backend, request, options);
-    }
-    let before = backend::cpu_time();
-    let mut first = backend::run(instance, backend, request)?;
-    first.cpu = Some(backend::cpu_time().saturating_sub(before));
-    let report = if first.status == Status::Unknown
-        || options.repeat == 0
-        || first.time >= options.repeat_below
-    {
-        first
-    } else {
-        backend::run_repeated(instance, backend, request, options.repeat)?
-    };
-    Ok(Measured {
-        backend: report.backend,
-        status: report.status,
-        complete: report.complete,
-        time: report.time,
-        cpu: report.cpu.unwrap_or_default(),
-        ending: report.ending,
-        counters: report.counters,
-        solutions: report.solutions.len(),
-        count: None,
-    })
-}
-
-/// [`timed`] for a counting race: what is timed is a complete count, so an incomplete
-/// one is `unknown` (capped) whatever it found; a complete count's status says what it
-/// proves (`unsat`, `unique`, `multiple`). Lower bounds still take part in
-/// [`check_counts`].
-fn timed_count(
-    instance: &Instance,
-    backend: &dyn Backend,
-    request: &Request,
-    options: &RaceOptions,
-) -> Result<Measured, BackendError> {
-    let before = backend::cpu_time();
-    let mut report = backend::count(instance, backend, request)?;
-    report.cpu = Some(backend::cpu_time().saturating_sub(before));
-    if report.complete && options.repeat > 0 && report.time < options.repeat_below {
-        for _ in 0..backend::WARM_UP_CALLS {
-            backend::count(instance, backend, request)?;
-        }
-        let mut times = Vec::with_capacity(options.repeat as usize);
-        let mut cpus = Vec::with_capacity(options.repeat as usize);
-        for _ in 0..options.repeat {
-            let before = backend::cpu_time();
-            report = backend::count(instance, backend, request)?;
-            cpus.push(backend::cpu_time().saturating_sub(before));
-            times.push(report.time);
-        }
-        report.time = backend::median(&mut times);
-        report.cpu = Some(backend::median(&mut cpus));
-    }
-    let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
-    Ok(Measured {
-        backend: report.backend,
-        status: if report.complete {
-            Status::from_evidence(found, true, 0)
-        } else {
-            Status::Unknown
-        },
-        complete: report.complete,
-        time: report.time,
-        cpu: report.cpu.unwrap_or_default(),
-        ending: report.ending,
-        counters: report.counters,
-        solutions: usize::try_from(found).unwrap_or(usize::MAX),
-        count: Some(report.count.to_string()),
-    })
 }
 
 #[cfg(test)]
@@ -514,6 +364,7 @@ mod tests {
             complete: true,
             time_ms: time,
             cpu_ms: time,
+            peak_mib: Some(5.0),
             nodes: Some(1),
             forced: None,
             solutions: 1,

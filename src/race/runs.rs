@@ -1,11 +1,42 @@
 //! `runs.csv`: one row per instance and backend, written by a race and read back to
-//! merge the shards of a campaign.
+//! merge the shards of a campaign. The columns are the fields of [`Record`], written
+//! and read through its serde derives; the header names them, so a file from another
+//! version is recognised by its header and refused with the version it needs.
+
+use serde::{Deserialize, Serialize};
 
 use super::RunRow;
 use crate::backend::Status;
 
-/// The columns, in order.
-const HEADER: [&str; 16] = [
+/// The version of the columns: raised whenever a column is added, removed or changes
+/// meaning, and named in the error for files of another version.
+pub const RUNS_CSV_VERSION: u32 = 3;
+
+/// One line of `runs.csv`, as written: the status of a failed run is `error`, times are
+/// rounded, a count is its decimal digits.
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    workload: String,
+    instance: String,
+    backend: String,
+    rows: usize,
+    cols: usize,
+    limit: usize,
+    status: String,
+    complete: bool,
+    time_ms: Option<f64>,
+    cpu_ms: Option<f64>,
+    peak_mib: Option<f64>,
+    nodes: Option<u64>,
+    forced: Option<u64>,
+    solutions: usize,
+    count: Option<String>,
+    end: String,
+    error: Option<String>,
+}
+
+/// The header a file of this version has: [`Record`]'s fields in order.
+const HEADER: [&str; 17] = [
     "workload",
     "instance",
     "backend",
@@ -16,6 +47,7 @@ const HEADER: [&str; 16] = [
     "complete",
     "time_ms",
     "cpu_ms",
+    "peak_mib",
     "nodes",
     "forced",
     "solutions",
@@ -24,10 +56,99 @@ const HEADER: [&str; 16] = [
     "error",
 ];
 
+/// The `end` values a run can have.
+const ENDS: [&str; 6] = ["done", "timeout", "capped", "memout", "crash", "error"];
+
+impl Record {
+    fn of(r: &RunRow) -> Record {
+        Record {
+            workload: r.workload.clone(),
+            instance: r.instance.clone(),
+            backend: r.backend.clone(),
+            rows: r.rows,
+            cols: r.cols,
+            limit: r.limit,
+            status: if r.error.is_some() {
+                "error".to_string()
+            } else {
+                r.status.name().to_string()
+            },
+            complete: r.complete,
+            time_ms: r.time_ms.map(|t| (t * 1e4).round() / 1e4),
+            cpu_ms: r.cpu_ms,
+            peak_mib: r.peak_mib,
+            nodes: r.nodes,
+            forced: r.forced,
+            solutions: r.solutions,
+            count: r.count.clone(),
+            end: r.end.clone(),
+            error: r.error.clone(),
+        }
+    }
+
+    /// The row, with every field checked the way the race writes it.
+    fn into_row(self) -> Result<RunRow, String> {
+        let measure = |v: Option<f64>, what: &str| match v {
+            Some(x) if !(x.is_finite() && x >= 0.0) => Err(format!("bad {what} `{x}`")),
+            v => Ok(v),
+        };
+        let (status, error) = match self.status.as_str() {
+            "error" => (Status::Unknown, Some(self.error.unwrap_or_default())),
+            name => (
+                Status::from_name(name).ok_or_else(|| format!("bad status `{name}`"))?,
+                None,
+            ),
+        };
+        if let Some(count) = &self.count
+            && !count.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(format!("bad count `{count}`"));
+        }
+        if !ENDS.contains(&self.end.as_str()) {
+            return Err(format!("bad end `{}`", self.end));
+        }
+        Ok(RunRow {
+            workload: self.workload,
+            instance: self.instance,
+            backend: self.backend,
+            rows: self.rows,
+            cols: self.cols,
+            limit: self.limit,
+            status,
+            complete: self.complete,
+            time_ms: measure(self.time_ms, "time")?,
+            cpu_ms: measure(self.cpu_ms, "CPU time")?,
+            peak_mib: measure(self.peak_mib, "peak memory")?,
+            nodes: self.nodes,
+            forced: self.forced,
+            solutions: self.solutions,
+            count: self.count,
+            end: self.end,
+            error,
+        })
+    }
+}
+
+/// A row as one JSON line with the fields of runs.csv: what a `race --jobs` worker prints.
+///
+/// # Errors
+/// Serialisation fails (it does not for rows a race makes).
+pub fn row_to_json(row: &RunRow) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&Record::of(row))
+}
+
+/// The row a worker printed, checked as a runs.csv line is.
+pub(super) fn row_from_json(line: &str) -> Result<RunRow, String> {
+    serde_json::from_str::<Record>(line)
+        .map_err(|e| format!("not a row: {e}"))?
+        .into_row()
+}
+
 /// Reads the rows of a `runs.csv` written by [`write_runs_csv`] (to merge shards).
 ///
 /// # Errors
-/// A file that is not such a table, with the line named.
+/// A file that is not such a table (with the line named), or one of another version
+/// (with the version it needs).
 pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunRow>, String> {
     let mut reader = csv::Reader::from_reader(input);
     let header = reader
@@ -36,72 +157,21 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
         .clone();
     if header.iter().ne(HEADER) {
         return Err(format!(
-            "{origin}: not a runs.csv of this version: expected the columns {} (files \
-             without `cpu_ms`, `count` and `end` come from an earlier dominofit; run the race again)",
+            "{origin}: not a runs.csv of version {RUNS_CSV_VERSION} (dominofit {}), which has \
+             the columns {}; files without `peak_mib` come from an earlier dominofit: run the \
+             race again with this one",
+            env!("CARGO_PKG_VERSION"),
             HEADER.join(",")
         ));
     }
     let mut rows = Vec::new();
-    for (k, record) in reader.records().enumerate() {
+    for (k, record) in reader.deserialize::<Record>().enumerate() {
         let line = k + 2;
-        let r = record.map_err(|e| format!("{origin}: line {line}: {e}"))?;
-        let bad = |what: &str, field: &str| format!("{origin}: line {line}: bad {what} `{field}`");
-        let float = |i: usize, what: &str| -> Result<Option<f64>, String> {
-            match &r[i] {
-                "" => Ok(None),
-                f => f
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite() && *v >= 0.0)
-                    .map(Some)
-                    .ok_or_else(|| bad(what, f)),
-            }
-        };
-        let integer = |i: usize, what: &str| -> Result<Option<u64>, String> {
-            match &r[i] {
-                "" => Ok(None),
-                f => f.parse().map(Some).map_err(|_| bad(what, f)),
-            }
-        };
-        let size = |i: usize, what: &str| -> Result<usize, String> {
-            r[i].parse().map_err(|_| bad(what, &r[i]))
-        };
-        let (status, error) = match &r[6] {
-            "error" => (Status::Unknown, Some(r[15].to_string())),
-            name => (
-                Status::from_name(name).ok_or_else(|| bad("status", name))?,
-                None,
-            ),
-        };
-        rows.push(RunRow {
-            workload: r[0].to_string(),
-            instance: r[1].to_string(),
-            backend: r[2].to_string(),
-            rows: size(3, "row count")?,
-            cols: size(4, "column count")?,
-            limit: size(5, "limit")?,
-            status,
-            complete: match &r[7] {
-                "true" => true,
-                "false" => false,
-                f => return Err(bad("completeness", f)),
-            },
-            time_ms: float(8, "time")?,
-            cpu_ms: float(9, "CPU time")?,
-            nodes: integer(10, "node count")?,
-            forced: integer(11, "forced count")?,
-            solutions: size(12, "solution count")?,
-            count: match &r[13] {
-                "" => None,
-                f if f.bytes().all(|b| b.is_ascii_digit()) => Some(f.to_string()),
-                f => return Err(bad("count", f)),
-            },
-            end: match &r[14] {
-                f @ ("done" | "timeout" | "capped" | "crash" | "error") => f.to_string(),
-                f => return Err(bad("end", f)),
-            },
-            error,
-        });
+        let row = record
+            .map_err(|e| format!("{origin}: line {line}: {e}"))?
+            .into_row()
+            .map_err(|e| format!("{origin}: line {line}: {e}"))?;
+        rows.push(row);
     }
     Ok(rows)
 }
@@ -112,33 +182,45 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
 /// The writer fails.
 pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), csv::Error> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(HEADER)?;
-    let optional = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+    if rows.is_empty() {
+        w.write_record(HEADER)?;
+    }
     for r in rows {
-        let status = if r.error.is_some() {
-            "error"
-        } else {
-            r.status.name()
-        };
-        w.write_record([
-            r.workload.as_str(),
-            &r.instance,
-            &r.backend,
-            &r.rows.to_string(),
-            &r.cols.to_string(),
-            &r.limit.to_string(),
-            status,
-            &r.complete.to_string(),
-            &r.time_ms.map(|t| format!("{t:.4}")).unwrap_or_default(),
-            &r.cpu_ms.map(|t| format!("{t:.4}")).unwrap_or_default(),
-            &optional(r.nodes),
-            &optional(r.forced),
-            &r.solutions.to_string(),
-            r.count.as_deref().unwrap_or(""),
-            &r.end,
-            r.error.as_deref().unwrap_or(""),
-        ])?;
+        w.serialize(Record::of(r))?;
     }
     w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HEADER, Record};
+
+    /// The header constant (checked when reading) is the one serde writes.
+    #[test]
+    fn header_is_the_records_fields() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(Record {
+            workload: String::new(),
+            instance: String::new(),
+            backend: String::new(),
+            rows: 0,
+            cols: 0,
+            limit: 0,
+            status: String::new(),
+            complete: false,
+            time_ms: None,
+            cpu_ms: None,
+            peak_mib: None,
+            nodes: None,
+            forced: None,
+            solutions: 0,
+            count: None,
+            end: String::new(),
+            error: None,
+        })
+        .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), HEADER.join(","));
+    }
 }

@@ -66,6 +66,14 @@ pub struct Summary {
     /// (merged shards).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_s: Option<f64>,
+    /// The `--memory` limit of the race in MiB; `None` for none, or when not known
+    /// (merged shards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u64>,
+    /// The first call's time above which a run is timed once, in seconds; `None` when
+    /// not known (merged shards).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeat_below_s: Option<f64>,
     /// The machine and the dominofit build that ran the race; `None` for merged shards,
     /// which may come from several.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +120,8 @@ pub fn summarize(rows: &[RunRow], repeat: Option<u32>, timeout: Option<f64>) -> 
         limits,
         repeat,
         timeout_s: timeout,
+        memory_mib: None,
+        repeat_below_s: None,
         machine: None,
     }
 }
@@ -170,6 +180,9 @@ pub fn markdown(rows: &[RunRow], summary: &Summary) -> String {
     }
     if let Some(t) = summary.timeout_s {
         let _ = write!(protocol, " Time limit {t} s per call.");
+    }
+    if let Some(m) = summary.memory_mib {
+        let _ = write!(protocol, " Memory limit {m} MiB.");
     }
     let _ = writeln!(
         out,

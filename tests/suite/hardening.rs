@@ -12,18 +12,19 @@ use assert_cmd::cargo::cargo_bin;
 use dominofit::backend::external::USER_DIR_VAR;
 use dominofit::escape;
 
-const OBSERVED_6X6: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/6x6.json");
+pub(crate) const OBSERVED_6X6: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/6x6.json");
 const OBSERVED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed.jsonl");
 
 /// A name that, copied raw into a DIMACS header, adds the clauses `1` and `-1`: any SAT
 /// solver then answers unsat.
 const INJECTED: &str = "pwn\np cnf 1 2\n1 0\n-1 0\nc";
 
-fn dominofit() -> Command {
+pub(crate) fn dominofit() -> Command {
     Command::new(cargo_bin("dominofit"))
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
@@ -39,7 +40,7 @@ fn renamed_6x6(dir: &Path, name: &str) -> PathBuf {
 
 /// A directory of user descriptors, one per fake solver script, named like the script
 /// with `-` for `_`.
-fn fake_descriptors(scripts: &[&str]) -> tempfile::TempDir {
+pub(crate) fn fake_descriptors(scripts: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for script in scripts {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -58,7 +59,7 @@ fn fake_descriptors(scripts: &[&str]) -> tempfile::TempDir {
     dir
 }
 
-fn leftovers(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn leftovers(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -67,7 +68,7 @@ fn leftovers(dir: &Path) -> Vec<PathBuf> {
 
 /// A sleep duration no other test (or other run of this suite) uses, for `FAKE_SLEEP`:
 /// the fake solvers sleep that long, so that `running` finds exactly their leftovers.
-fn unique_sleep() -> String {
+pub(crate) fn unique_sleep() -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static NEXT: AtomicU32 = AtomicU32::new(0);
     let k = NEXT.fetch_add(1, Ordering::SeqCst);
@@ -75,7 +76,7 @@ fn unique_sleep() -> String {
 }
 
 /// Processes running `sleep` for exactly `duration` seconds.
-fn running(duration: &str) -> String {
+pub(crate) fn running(duration: &str) -> String {
     std::thread::sleep(Duration::from_millis(200));
     Command::new("pgrep")
         .args(["-af", &format!("sleep {duration}$")])

@@ -14,6 +14,7 @@ mod external_dimacs;
 mod external_lp;
 mod hardening;
 mod ilp_exhaustive;
+mod limits;
 mod mcc;
 mod observed;
 mod planted;

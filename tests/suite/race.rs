@@ -37,7 +37,7 @@ fn a_wrong_backend_stops_the_race_naming_the_instance() {
     let instances: Vec<_> = (0..3).map(|k| planted(6, 6, 9, k).unwrap().0).collect();
     let workloads = vec![("game.jsonl".to_string(), instances)];
     let backends: Vec<Box<dyn Backend>> = vec![Box::new(Native::default()), Box::new(AlwaysUnsat)];
-    let err = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap_err();
+    let err = race::race(&workloads, &backends, &options(), &mut |_, _, _| {}).unwrap_err();
     assert!(matches!(err, RaceError::Contradiction(_)), "{err}");
     assert_names(&err, "planted-6x6-s9-1", "always-unsat");
 }
@@ -61,13 +61,25 @@ fn every_instance_and_backend_gets_a_row() {
             dominofit::encode::Encoding::Totalizer,
         )),
     ];
-    let mut calls = 0;
-    let rows = race::race(&workloads, &backends, &options(), &mut |done, total| {
-        calls += 1;
-        assert_eq!(total, 8);
-        assert_eq!(done, calls);
-    })
+    let (mut started, mut finished) = (0, 0);
+    let rows = race::race(
+        &workloads,
+        &backends,
+        &options(),
+        &mut |done, total, next| {
+            assert_eq!(total, 8);
+            if next.is_empty() {
+                finished += 1;
+                assert_eq!(done, finished);
+            } else {
+                // Announced before it runs: nothing of it is done yet.
+                assert_eq!(done, started);
+                started += 1;
+            }
+        },
+    )
     .unwrap();
+    assert_eq!((started, finished), (8, 8));
     assert_eq!(rows.len(), 8);
     let summary = race::summarize(&rows, Some(1), None);
     for name in ["native", "varisat"] {
@@ -119,7 +131,7 @@ fn runs_csv_round_trips_for_merging() {
     let instances: Vec<_> = (0..3).map(|k| planted(6, 5, 4, k).unwrap().0).collect();
     let workloads = vec![("w.jsonl".to_string(), instances)];
     let backends: Vec<Box<dyn Backend>> = vec![Box::new(Native::default())];
-    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _, _| {}).unwrap();
     let mut csv = Vec::new();
     race::write_runs_csv(&rows, &mut csv).unwrap();
     let back = race::read_runs_csv(csv.as_slice(), "runs.csv").unwrap();
@@ -178,7 +190,7 @@ fn a_failing_backend_gets_error_rows_and_the_race_goes_on() {
     let instances: Vec<_> = (0..3).map(|k| planted(6, 6, 5, k).unwrap().0).collect();
     let workloads = vec![("w.jsonl".to_string(), instances)];
     let backends: Vec<Box<dyn Backend>> = vec![Box::new(AlwaysFails), Box::new(Native::default())];
-    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _, _| {}).unwrap();
     assert_eq!(rows.len(), 6);
     let summary = race::summarize(&rows, Some(1), None);
     let failed = &summary.backends["always-fails"];
@@ -205,7 +217,7 @@ fn a_wrong_tiling_stops_the_race() {
     let instances = vec![planted(6, 6, 5, 0).unwrap().0];
     let workloads = vec![("w.jsonl".to_string(), instances)];
     let backends: Vec<Box<dyn Backend>> = vec![Box::new(WrongTiling)];
-    let err = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap_err();
+    let err = race::race(&workloads, &backends, &options(), &mut |_, _, _| {}).unwrap_err();
     assert!(matches!(err, RaceError::WrongSolution { .. }), "{err}");
     assert!(err.to_string().contains("planted-6x6-s5-1"), "{err}");
 }
@@ -224,7 +236,7 @@ fn reports_have_the_papers_tables_and_two_plots() {
             dominofit::encode::Encoding::Totalizer,
         )),
     ];
-    let rows = race::race(&workloads, &backends, &options(), &mut |_, _| {}).unwrap();
+    let rows = race::race(&workloads, &backends, &options(), &mut |_, _, _| {}).unwrap();
     let summary = race::summarize(&rows, Some(1), None);
     let md = race::markdown(&rows, &summary);
     assert!(md.starts_with("# Race: uniqueness check"), "{md}");
@@ -257,9 +269,9 @@ fn merged_shards_are_checked_for_contradictions() {
     let native: Vec<Box<dyn Backend>> = vec![Box::new(Native::default())];
     let liar: Vec<Box<dyn Backend>> = vec![Box::new(AlwaysUnsat)];
     // Separate races cannot see each other; the merge must.
-    let mut rows = race::race(&workloads, &native, &options(), &mut |_, _| {}).unwrap();
+    let mut rows = race::race(&workloads, &native, &options(), &mut |_, _, _| {}).unwrap();
     assert!(race::check_agreement(&rows).is_ok());
-    rows.extend(race::race(&workloads, &liar, &options(), &mut |_, _| {}).unwrap());
+    rows.extend(race::race(&workloads, &liar, &options(), &mut |_, _, _| {}).unwrap());
     let contradiction = race::check_agreement(&rows).unwrap_err();
     assert_eq!(contradiction.instance, "planted-6x6-s8-1");
     assert_eq!(contradiction.second_backend, "always-unsat");
@@ -318,7 +330,7 @@ fn a_counting_race_compares_counts_across_backends() {
         repeat: 1,
         ..RaceOptions::new(0)
     };
-    let rows = race::race(&workloads, &backends, &counting, &mut |_, _| {}).unwrap();
+    let rows = race::race(&workloads, &backends, &counting, &mut |_, _, _| {}).unwrap();
     assert_eq!(rows.len(), 2 * (12 + 3));
     for pair in rows.chunks(2) {
         assert!(
@@ -352,7 +364,7 @@ fn a_wrong_count_stops_the_race_naming_the_instance() {
         repeat: 1,
         ..RaceOptions::new(0)
     };
-    let err = race::race(&workloads, &backends, &counting, &mut |_, _| {}).unwrap_err();
+    let err = race::race(&workloads, &backends, &counting, &mut |_, _, _| {}).unwrap_err();
     assert!(matches!(err, RaceError::CountMismatch(_)), "{err}");
     assert_names(&err, "open-4x9-s7-1", "off-by-one");
 }

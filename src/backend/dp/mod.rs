@@ -54,7 +54,7 @@ impl Default for Dp {
     fn default() -> Self {
         Dp {
             orientation: Orientation::Auto,
-            memory_limit: crate::memory::default_budget(),
+            memory_limit: crate::memory::budget(),
         }
     }
 }

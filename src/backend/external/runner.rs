@@ -24,6 +24,11 @@ const STDERR_TAIL: usize = 64 * 1024;
 /// How long the pipe readers are waited for once the program's group is gone.
 const READER_GRACE: Duration = Duration::from_secs(2);
 
+/// How long a program told to stop (SIGTERM to its process group, at the deadline or
+/// when its answer is no longer wanted) has to exit before it is killed (SIGKILL): time
+/// to write a last answer or remove its files, as runsolver and BenchExec give.
+pub const TERM_GRACE: Duration = Duration::from_secs(1);
+
 /// What a run left behind.
 pub struct Run {
     pub status: Option<ExitStatus>,
@@ -48,6 +53,13 @@ pub enum RunError {
     Flood {
         /// The bytes of standard output allowed.
         limit: usize,
+    },
+    /// The program ran out of the `--memory` limit (an allocation failed under the
+    /// address-space limit it was given, and it said so).
+    #[error("ran out of memory under the limit of {limit_mib} MiB (--memory)")]
+    Memout {
+        /// The limit, in MiB.
+        limit_mib: u64,
     },
     /// The user interrupted the run (Ctrl-C).
     #[error("interrupted")]
@@ -180,24 +192,50 @@ pub fn run(
         reader(child.stdout.take(), STDERR_TAIL, true, flood.clone())
     };
     let stderr_rx = reader(child.stderr.take(), STDERR_TAIL, true, flood.clone());
-    let (status, timed_out) = loop {
+    // The program is reaped by `wait4` on a thread of its own, which has what it used
+    // and wakes this one as soon as it ends.
+    let pid = child.id() as i32;
+    let (exit_tx, exit_rx) = mpsc::channel();
+    let waiter = std::thread::Builder::new()
+        .name("wait4".to_string())
+        .spawn(move || {
+            let _ = exit_tx.send(crate::usage::wait_child(pid));
+        });
+    if waiter.is_err() {
+        let _ = killpg(group.pid(), Signal::SIGKILL);
+        let _ = child.wait();
+        return Err(RunError::Start(
+            "cannot start a thread to wait for it".into(),
+        ));
+    }
+    let ended = |timeout: Duration| match exit_rx.recv_timeout(timeout) {
+        Ok(reaped) => Some(reaped),
+        Err(mpsc::RecvTimeoutError::Timeout) => None,
+        Err(mpsc::RecvTimeoutError::Disconnected) => Some(None),
+    };
+    let (reaped, timed_out) = loop {
         let slice = match deadline {
             Some(d) => d.saturating_duration_since(Instant::now()).min(POLL),
             None => POLL,
         };
-        match child.wait_timeout(slice.max(Duration::from_millis(1))) {
-            Ok(Some(status)) => break (Some(status), false),
-            Ok(None) => {}
-            Err(_) => break (None, true),
+        if let Some(reaped) = ended(slice.max(Duration::from_millis(1))) {
+            break (reaped, false);
         }
-        if interrupt::requested()
-            || flood.load(Ordering::SeqCst)
-            || stop()
-            || deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if interrupt::requested() || flood.load(Ordering::SeqCst) {
             let _ = killpg(group.pid(), Signal::SIGKILL);
-            let _ = child.wait();
-            break (None, true);
+            break (ended(Duration::MAX).flatten(), true);
+        }
+        if stop() || deadline.is_some_and(|d| Instant::now() >= d) {
+            // Asked first; killed after the grace period.
+            let _ = killpg(group.pid(), Signal::SIGTERM);
+            let reaped = match ended(TERM_GRACE) {
+                Some(reaped) => reaped,
+                None => {
+                    let _ = killpg(group.pid(), Signal::SIGKILL);
+                    ended(Duration::MAX).flatten()
+                }
+            };
+            break (reaped, true);
         }
     };
     // Whatever the program left running in its group, and whatever escaped it, goes now:
@@ -214,8 +252,19 @@ pub fn run(
     if flood.load(Ordering::SeqCst) {
         return Err(RunError::Flood { limit: max_stdout });
     }
+    // What it used went to `usage`'s record of peaks when it was reaped.
+    let status = reaped.map(|(status, _)| status);
+    if let Some(limit) = crate::memory::limit()
+        && !timed_out
+        && status.is_some_and(|s| !s.success())
+        && crate::memory::says_out_of_memory(&stderr)
+    {
+        return Err(RunError::Memout {
+            limit_mib: limit >> 20,
+        });
+    }
     Ok(Run {
-        status,
+        status: if timed_out { None } else { status },
         stdout,
         stderr,
         timed_out,

@@ -1,0 +1,216 @@
+//! One run of a race: an instance on a backend under the protocol, measured, as the row
+//! runs.csv writes. The sequential race and the worker processes of `race --jobs` both
+//! make their rows here, so a row means the same whichever ran it.
+
+use std::time::Duration;
+
+use super::{RaceError, RaceOptions, RunRow};
+use crate::backend::{self, Backend, BackendError, Request, Status};
+use crate::puzzle::Instance;
+use crate::usage::Meter;
+
+/// Runs `instance` on `backend` and measures it: wall time, CPU time and peak memory,
+/// and how the run ended. A backend failure is a row (`error`, with its `end`); only a
+/// tiling the verifier rejects stops the race.
+///
+/// # Errors
+/// [`RaceError::WrongSolution`].
+pub fn measure(
+    workload: &str,
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    options: &RaceOptions,
+) -> Result<RunRow, RaceError> {
+    let meter = Meter::start();
+    let result = timed(instance, backend, request, options);
+    let used = meter.read();
+    Ok(match result {
+        Ok(measured) => RunRow {
+            workload: workload.to_string(),
+            instance: instance.name.clone(),
+            backend: measured.backend,
+            rows: instance.rows,
+            cols: instance.cols,
+            limit: options.limit,
+            status: measured.status,
+            complete: measured.complete,
+            time_ms: (measured.status != Status::Unknown)
+                .then_some(measured.time.as_secs_f64() * 1e3),
+            cpu_ms: Some(rounded_ms(measured.cpu)),
+            peak_mib: measured.peak.map(mib),
+            nodes: measured.counters.nodes,
+            forced: measured.counters.forced,
+            solutions: measured.solutions,
+            count: measured.count,
+            end: end_of(measured.ending).to_string(),
+            error: None,
+        },
+        Err(source @ BackendError::WrongSolution { .. }) => {
+            return Err(RaceError::WrongSolution {
+                workload: workload.to_string(),
+                instance: instance.name.clone(),
+                source: Box::new(source),
+            });
+        }
+        Err(failure) => RunRow {
+            workload: workload.to_string(),
+            instance: instance.name.clone(),
+            backend: backend.name().to_string(),
+            rows: instance.rows,
+            cols: instance.cols,
+            limit: options.limit,
+            status: Status::Unknown,
+            complete: false,
+            time_ms: None,
+            cpu_ms: Some(rounded_ms(used.cpu)),
+            peak_mib: used.peak.map(mib),
+            nodes: None,
+            forced: None,
+            solutions: 0,
+            count: None,
+            end: end_of_failure(&failure).to_string(),
+            error: Some(failure.to_string()),
+        },
+    })
+}
+
+/// The `end` of a run that gave an answer.
+fn end_of(ending: backend::Ending) -> &'static str {
+    match ending {
+        backend::Ending::Exhausted | backend::Ending::Stopped => "done",
+        backend::Ending::Timeout => "timeout",
+        backend::Ending::Capped => "capped",
+    }
+}
+
+/// The `end` of a run that failed.
+fn end_of_failure(failure: &BackendError) -> &'static str {
+    use crate::backend::external::AnswerError;
+    match failure {
+        BackendError::Answer {
+            source: AnswerError::Killed { .. } | AnswerError::ShellSignal { .. },
+            ..
+        } => "crash",
+        BackendError::Run {
+            source: crate::backend::external::RunError::Memout { .. },
+            ..
+        } => "memout",
+        _ => "error",
+    }
+}
+
+/// Milliseconds rounded as runs.csv writes them (four decimals), so a row reads back
+/// equal.
+fn rounded_ms(time: Duration) -> f64 {
+    (time.as_secs_f64() * 1e7).round() / 1e4
+}
+
+/// Bytes in MiB, rounded as runs.csv writes them (one decimal).
+fn mib(bytes: u64) -> f64 {
+    (bytes as f64 / f64::from(1 << 20) * 10.0).round() / 10.0
+}
+
+/// What one instance on one backend gave, solved or counted.
+struct Measured {
+    backend: String,
+    status: Status,
+    complete: bool,
+    time: Duration,
+    cpu: Duration,
+    peak: Option<u64>,
+    ending: backend::Ending,
+    counters: crate::backend::Counters,
+    solutions: usize,
+    count: Option<String>,
+}
+
+/// One instance on one backend under the protocol: a first call, then (if it decided
+/// quickly) warm-ups and timed calls. A counting race (`limit` 0) counts instead, by the
+/// backend's own counter or by enumeration (`backend::count`), in constant memory.
+fn timed(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    options: &RaceOptions,
+) -> Result<Measured, BackendError> {
+    if request.limit == 0 {
+        return timed_count(instance, backend, request, options);
+    }
+    let meter = Meter::start();
+    let mut first = backend::run(instance, backend, request)?;
+    let used = meter.read();
+    (first.cpu, first.peak) = (Some(used.cpu), used.peak);
+    let report = if first.status == Status::Unknown
+        || options.repeat == 0
+        || first.time >= options.repeat_below
+    {
+        first
+    } else {
+        backend::run_repeated(instance, backend, request, options.repeat)?
+    };
+    Ok(Measured {
+        backend: report.backend,
+        status: report.status,
+        complete: report.complete,
+        time: report.time,
+        cpu: report.cpu.unwrap_or_default(),
+        peak: report.peak,
+        ending: report.ending,
+        counters: report.counters,
+        solutions: report.solutions.len(),
+        count: None,
+    })
+}
+
+/// [`timed`] for a counting race: what is timed is a complete count, so an incomplete
+/// one is `unknown` (capped) whatever it found; a complete count's status says what it
+/// proves (`unsat`, `unique`, `multiple`). Lower bounds still take part in
+/// [`check_counts`].
+fn timed_count(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    options: &RaceOptions,
+) -> Result<Measured, BackendError> {
+    let meter = Meter::start();
+    let mut report = backend::count(instance, backend, request)?;
+    let used = meter.read();
+    (report.cpu, report.peak) = (Some(used.cpu), used.peak);
+    if report.complete && options.repeat > 0 && report.time < options.repeat_below {
+        for _ in 0..backend::WARM_UP_CALLS {
+            backend::count(instance, backend, request)?;
+        }
+        let mut times = Vec::with_capacity(options.repeat as usize);
+        let mut cpus = Vec::with_capacity(options.repeat as usize);
+        let mut peak = None;
+        for _ in 0..options.repeat {
+            let meter = Meter::start();
+            report = backend::count(instance, backend, request)?;
+            let used = meter.read();
+            cpus.push(used.cpu);
+            peak = peak.max(used.peak);
+            times.push(report.time);
+        }
+        report.time = backend::median(&mut times);
+        report.cpu = Some(backend::median(&mut cpus));
+        report.peak = peak;
+    }
+    let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
+    Ok(Measured {
+        backend: report.backend,
+        status: if report.complete {
+            Status::from_evidence(found, true, 0)
+        } else {
+            Status::Unknown
+        },
+        complete: report.complete,
+        time: report.time,
+        cpu: report.cpu.unwrap_or_default(),
+        peak: report.peak,
+        ending: report.ending,
+        counters: report.counters,
+        solutions: usize::try_from(found).unwrap_or(usize::MAX),
+        count: Some(report.count.to_string()),
+    })
+}
