@@ -259,17 +259,18 @@ pub fn run_repeated(
     }
     let mut durations = Vec::with_capacity(times as usize);
     let mut cpus = Vec::with_capacity(times as usize);
-    let mut peak = None;
     let mut last = None;
+    // One meter around the timed calls: the peak over them is the peak of the whole
+    // loop, and reading /proc between calls would cool the caches of the next one.
+    let meter = crate::usage::Meter::start();
     for _ in 0..times.max(1) {
-        let meter = crate::usage::Meter::start();
+        let before = crate::usage::cpu_time();
         let report = run(instance, backend, request)?;
-        let used = meter.read();
-        cpus.push(used.cpu);
-        peak = peak.max(used.peak);
+        cpus.push(crate::usage::cpu_time().saturating_sub(before));
         durations.push(report.time);
         last = Some(report);
     }
+    let peak = meter.read().peak;
     let mut report = last.expect("at least one timed call");
     report.time = median(&mut durations);
     report.cpu = Some(median(&mut cpus));

@@ -183,15 +183,14 @@ fn timed_count(
         }
         let mut times = Vec::with_capacity(options.repeat as usize);
         let mut cpus = Vec::with_capacity(options.repeat as usize);
-        let mut peak = None;
+        let meter = Meter::start();
         for _ in 0..options.repeat {
-            let meter = Meter::start();
+            let before = crate::usage::cpu_time();
             report = backend::count(instance, backend, request)?;
-            let used = meter.read();
-            cpus.push(used.cpu);
-            peak = peak.max(used.peak);
+            cpus.push(crate::usage::cpu_time().saturating_sub(before));
             times.push(report.time);
         }
+        let peak = meter.read().peak;
         report.time = backend::median(&mut times);
         report.cpu = Some(backend::median(&mut cpus));
         report.peak = peak;
