@@ -192,3 +192,32 @@ fn a_race_in_worker_processes_gives_the_sequential_rows() {
         );
     }
 }
+
+/// The varisat worker runs under the limit too: on a 64×64 board its formula does not
+/// fit in 64 MiB, and the run says so instead of taking the machine's memory.
+#[test]
+fn the_varisat_worker_runs_under_the_memory_limit() {
+    let huge =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/huge.jsonl")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board.json");
+    std::fs::write(&board, huge.lines().next().unwrap()).unwrap();
+    let out = dominofit()
+        .args([
+            "solve",
+            board.to_str().unwrap(),
+            "--backend",
+            "varisat",
+            "--memory",
+            "64",
+        ])
+        .args(["--timeout", "30"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("ran out of memory under the limit of 64 MiB"),
+        "{stderr}"
+    );
+}
