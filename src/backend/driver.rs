@@ -47,7 +47,7 @@ pub struct Report {
     pub time: Duration,
     /// In benchmark mode (and in a race), the CPU time (user and system) of a call, of
     /// this process and of the programs it ran and waited for: above `time` when threads
-    /// or programs ran side by side, below it when the call waited; the median of the
+    /// or programs ran side by side, below it when the call waited; the mean over the
     /// timed calls. `None` for a plain call, which does not read the CPU clock.
     pub cpu: Option<Duration>,
     /// In benchmark mode (and in a race), the peak resident memory in bytes over the
@@ -258,22 +258,21 @@ pub fn run_repeated(
         run(instance, backend, request)?;
     }
     let mut durations = Vec::with_capacity(times as usize);
-    let mut cpus = Vec::with_capacity(times as usize);
     let mut last = None;
     // One meter around the timed calls: the peak over them is the peak of the whole
-    // loop, and reading /proc between calls would cool the caches of the next one.
+    // loop, and the CPU time is their mean. Reading the clocks between calls (system
+    // calls, /proc) cooled the caches of the next call: game boards measured 5-10% slower.
     let meter = crate::usage::Meter::start();
     for _ in 0..times.max(1) {
-        let before = crate::usage::cpu_time();
         let report = run(instance, backend, request)?;
-        cpus.push(crate::usage::cpu_time().saturating_sub(before));
         durations.push(report.time);
         last = Some(report);
     }
-    let peak = meter.read().peak;
+    let used = meter.read();
     let mut report = last.expect("at least one timed call");
     report.time = median(&mut durations);
-    report.cpu = Some(median(&mut cpus));
+    report.cpu = Some(used.cpu / times.max(1));
+    let peak = used.peak;
     report.peak = peak;
     report.counters.repeat = Some(times.max(1) as u64);
     Ok(report)

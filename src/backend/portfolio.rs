@@ -3,6 +3,9 @@
 //! caller's thread and starts the others from its first look at its budget after a head
 //! start of 10 ms: boards it decides at once cost no threads, and the head start is not
 //! work thrown away. The members run in scoped threads, so none outlives the call.
+//! When the members fill the cores, the others also wait while the first member's LP
+//! refutation runs beside its search (it answers within one LP solve, and three busy
+//! threads on two cores slowed every one of them).
 //!
 //! Each member searches with its own sink and keeps what it finds; a member is decisive
 //! when it reached the solution limit or exhausted its search. Then the stop flag of the
@@ -21,6 +24,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult};
 use crate::model::{Families, Model, PlacementId};
+
+/// The cores this process may use, read once: the system call reads cgroup files,
+/// and it is asked at budget checks.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(crate::backend::available_threads)
+}
 
 /// The portfolio backend.
 pub struct Portfolio {
@@ -187,7 +197,12 @@ impl Backend for Portfolio {
                 if budget.stopped() {
                     stop_all();
                 }
-                if !now && std::time::Instant::now() < start_at {
+                // While the first member's LP refutation runs beside its search, the two
+                // may fill the cores; another busy thread would slow all of them.
+                if !now
+                    && (std::time::Instant::now() < start_at
+                        || (crate::backend::native::lp_running() && members.len() >= cores()))
+                {
                     return;
                 }
                 if started.swap(true, Ordering::SeqCst) {

@@ -237,6 +237,12 @@ pub fn wait_for_abandoned_lp() {
     }
 }
 
+/// Whether an LP refutation is running beside a search: a portfolio holds its other
+/// members back meanwhile, since the LP thread already takes the second core.
+pub fn lp_running() -> bool {
+    LP_RUNNING.load(Ordering::SeqCst)
+}
+
 /// Whether an LP thread is running.
 static LP_RUNNING: AtomicBool = AtomicBool::new(false);
 

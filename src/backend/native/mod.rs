@@ -15,7 +15,7 @@ mod search;
 use crate::backend::{Backend, BackendError, Budget, Sink, SolveResult};
 use crate::model::{Families, Model};
 
-pub use farkas::wait_for_abandoned_lp;
+pub use farkas::{lp_running, wait_for_abandoned_lp};
 pub use search::SearchOptions;
 
 /// The native search backend.
