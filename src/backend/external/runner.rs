@@ -31,8 +31,11 @@ pub const TERM_GRACE: Duration = Duration::from_secs(1);
 
 /// What a run left behind.
 pub struct Run {
+    /// How the program exited; `None` when it was killed at the deadline.
     pub status: Option<ExitStatus>,
+    /// Its standard output (all of it when that holds the answer, else its end).
     pub stdout: String,
+    /// The end of its standard error.
     pub stderr: String,
     /// The deadline passed and the program was killed.
     pub timed_out: bool,
@@ -84,11 +87,31 @@ pub enum ProbeError {
 /// take them only after some other argument; without it they follow the program name.
 pub const TIME_LIMIT_SLOT: &str = "{time_limit}";
 
-/// Replaces the placeholders in one argument.
+/// Replaces the placeholders in one argument, in one pass: text put in for one (a path)
+/// is never read as another placeholder.
 fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
-    arg.replace("{input}", &input.display().to_string())
-        .replace("{output}", &output.display().to_string())
-        .replace("{seconds}", &seconds.to_string())
+    let slots = [
+        ("{input}", input.display().to_string()),
+        ("{output}", output.display().to_string()),
+        ("{seconds}", seconds.to_string()),
+    ];
+    let mut out = String::with_capacity(arg.len());
+    let mut rest = arg;
+    'scan: while !rest.is_empty() {
+        for (slot, value) in &slots {
+            if let Some(after) = rest.strip_prefix(slot) {
+                out.push_str(value);
+                rest = after;
+                continue 'scan;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
 }
 
 /// Reads a pipe to its end on its own thread (so that a chatty program never blocks on
@@ -313,4 +336,24 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
         .unwrap_or("")
         .to_string();
     Ok(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+    use std::path::Path;
+
+    /// A path is data: one that contains a placeholder's text is put in as it is.
+    #[test]
+    fn placeholders_are_expanded_in_one_pass() {
+        let input = Path::new("/runs/{output}/in.cnf");
+        let output = Path::new("/runs/{input}/out");
+        assert_eq!(expand("{input}", input, output, 7), "/runs/{output}/in.cnf");
+        assert_eq!(
+            expand("--out={output}:{seconds}s", input, output, 7),
+            "--out=/runs/{input}/out:7s"
+        );
+        assert_eq!(expand("{input", input, output, 7), "{input");
+        assert_eq!(expand("é{seconds}é", input, output, 12), "é12é");
+    }
 }
