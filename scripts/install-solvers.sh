@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the external solvers the tests and benchmarks drive, and GNU parallel for
-# sharded campaigns (scripts/campaign-parallel.sh), from Debian's packages.
+# sharded campaigns (scripts/campaign-parallel.sh), from Debian's packages, and the DRAT
+# checker rate from crates.io.
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
@@ -31,4 +32,10 @@ if ! command -v kissat >/dev/null 2>&1; then
     chmod +x "$binary"
     $sudo ln -sf "$binary" /usr/local/bin/kissat
     echo "install-solvers: installed kissat ($binary)"
+fi
+
+# The DRAT checker for `check-certificate` (docs/CERTIFICATES.md): rate, from crates.io.
+if ! command -v rate >/dev/null 2>&1; then
+    cargo install --quiet --locked rate
+    echo "install-solvers: installed rate ($(command -v rate || echo "$HOME/.cargo/bin/rate"))"
 fi

@@ -58,6 +58,7 @@ macro_rules! from_str_by_name {
 }
 
 pub mod backend;
+pub mod certify;
 pub mod design;
 pub mod encode;
 pub mod escape;

@@ -37,7 +37,7 @@ pub fn run_varisat_in(program: PathBuf) {
 }
 
 /// The worker program, when one was set.
-pub(super) fn worker() -> Option<&'static Path> {
+pub fn worker() -> Option<&'static Path> {
     WORKER.get().map(PathBuf::as_path)
 }
 

@@ -34,6 +34,10 @@ pub(super) enum Command {
     Race(RaceArgs),
     /// Draw a board, and a solution over it, as text or as an SVG picture.
     Show(ShowArgs),
+    /// Check certificate bundles written by `solve --certify`: the board, the tilings
+    /// (raw-rules verifier), the rules CNF (rebuilt and compared byte for byte) and the
+    /// DRAT proof (an external checker: rate or drat-trim).
+    CheckCertificate(CheckCertificateArgs),
     /// List the available backends.
     Backends(BackendsArgs),
     /// varisat as a worker process of dominofit itself (internal: the varisat backend
@@ -44,6 +48,33 @@ pub(super) enum Command {
     /// the instance as JSON on standard input, and reads its row on standard output).
     #[command(hide = true)]
     WorkerRun(WorkerRunArgs),
+    /// varisat writing a DRAT proof, as a worker process (internal: `solve --certify`
+    /// starts it so that a deadline can kill it); prints `s SATISFIABLE` or
+    /// `s UNSATISFIABLE`.
+    #[command(hide = true)]
+    WorkerProve(WorkerProveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct WorkerProveArgs {
+    /// The DIMACS file to refute.
+    pub(super) file: PathBuf,
+    /// Where the DRAT proof goes.
+    pub(super) proof: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CheckCertificateArgs {
+    /// Bundle directories, or directories of bundles (as `solve --certify DIR` writes).
+    #[arg(required = true)]
+    pub(super) dirs: Vec<PathBuf>,
+    /// The DRAT checker: a program taking `FORMULA PROOF` and printing `s VERIFIED`.
+    /// Default: rate, else drat-trim, from the PATH.
+    #[arg(long, value_name = "PROGRAM")]
+    pub(super) checker: Option<String>,
+    /// Time limit in seconds for checking each proof; past it the bundle is rejected.
+    #[arg(long, value_parser = parse_seconds)]
+    pub(super) timeout: Option<Duration>,
 }
 
 #[derive(Debug, Args)]
@@ -219,6 +250,23 @@ pub(super) struct SolveArgs {
     /// verification). Ctrl-C stops it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=MAX_REPEAT))]
     pub(super) repeat: Option<u32>,
+    /// After each decisive answer, write a certificate bundle into DIR/NAME that anyone
+    /// can check with `check-certificate`: the tilings, and for `unsat` and `unique` the
+    /// raw-rules CNF (no clue inversion) and a DRAT proof that it has no (further)
+    /// model. The prover gets its own --timeout; a prover that finds a model the answer
+    /// rules out is an error naming the board.
+    #[arg(long, value_name = "DIR", conflicts_with = "repeat")]
+    pub(super) certify: Option<PathBuf>,
+    /// The proof-logging solver for --certify: auto (the first installed of cadical and
+    /// kissat, else varisat), varisat (built in, much slower on the raw rules of large
+    /// unsat boards), or an external solver whose descriptor has a `proof` field.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "auto",
+        requires = "certify"
+    )]
+    pub(super) prover: String,
 }
 
 #[derive(Debug, Args)]
@@ -309,6 +357,19 @@ pub(super) struct GenerateArgs {
     /// Output file (JSON Lines). Default: standard output.
     #[arg(long, short)]
     pub(super) output: Option<PathBuf>,
+    /// --unique, --unsat: write a certificate bundle of each board into DIR/NAME, as
+    /// `solve --certify` does (the raw-rules CNF and a DRAT proof from a prover other than
+    /// the generator's own search).
+    #[arg(long, value_name = "DIR")]
+    pub(super) certify: Option<PathBuf>,
+    /// The proof-logging solver for --certify (see `solve --help`).
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "auto",
+        requires = "certify"
+    )]
+    pub(super) prover: String,
 }
 
 /// Most timed calls per instance: enough for a stable median of microsecond runs, and

@@ -44,28 +44,11 @@ pub(super) fn emit(args: EmitArgs) -> Result<ExitCode> {
             files::write_with(path, &mut |out| emit_one(instance, &args, out))?;
         }
         (Some(dir), _) => {
-            // Names that differ can map to one file name (`a/b` and `a_b`): refuse
-            // before writing anything rather than overwrite.
-            let mut owner: std::collections::BTreeMap<String, &str> = Default::default();
-            let mut files_of = Vec::with_capacity(instances.len());
-            for instance in &instances {
-                let file = format!(
-                    "{}.{}",
-                    dominofit::escape::file_stem(&instance.name),
-                    args.to.extension()
-                );
-                if let Some(first) = owner.insert(file.clone(), &instance.name) {
-                    bail!(
-                        "boards `{}` and `{}` would both be written to {file}; rename one \
-                         (file names keep letters, digits, `-`, `_` and `.` of a name, and \
-                         its first {} characters)",
-                        terminal(first),
-                        terminal(&instance.name),
-                        dominofit::escape::MAX_NAME_CHARS
-                    );
-                }
-                files_of.push(dir.join(file));
-            }
+            let files_of: Vec<PathBuf> =
+                files::one_file_per_board(&instances, &format!(".{}", args.to.extension()))?
+                    .into_iter()
+                    .map(|file| dir.join(file))
+                    .collect();
             files::check_output_dir(dir, &[])?;
             for (instance, file) in instances.iter().zip(&files_of) {
                 files::write_with(file, &mut |out| emit_one(instance, &args, out))?;
@@ -96,17 +79,52 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
         ))
         .into());
     }
+    let certifier = match &args.certify {
+        Some(_) if !(args.unique || args.unsat) => {
+            return Err(UsageError(
+                "--certify goes with --unique or --unsat: planted boards are satisfiable by \
+                 construction, and their tiling is their certificate"
+                    .to_string(),
+            )
+            .into());
+        }
+        Some(dir) => Some(super::certify::Certifier::new(
+            dir,
+            &args.prover,
+            Some(args.timeout),
+            &[],
+        )?),
+        None => None,
+    };
     let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
     // Boards are streamed as they are made: into a temporary file renamed into place
     // at the end (nothing half-written is left on an error), or to standard output.
     let mut fill = |out: &mut dyn Write| -> Result<()> {
         for index in 0..args.count {
-            let instance = if args.unique {
+            let certified = if args.unique {
                 progress.show(index as usize, "certifying uniqueness");
-                design::unique(args.rows, args.cols, args.seed, index, &options)?.instance
+                Some(design::unique(
+                    args.rows, args.cols, args.seed, index, &options,
+                )?)
             } else if args.unsat {
                 progress.show(index as usize, "proving unsatisfiability");
-                design::unsat(args.rows, args.cols, args.seed, index, &options)?.instance
+                Some(design::unsat(
+                    args.rows, args.cols, args.seed, index, &options,
+                )?)
+            } else {
+                None
+            };
+            if let (Some(certifier), Some(c)) = (&certifier, &certified) {
+                progress.show(index as usize, "writing its certificate");
+                let tilings: Vec<_> = c.solution.iter().cloned().collect();
+                certifier
+                    .certify_answer(&c.instance, c.status, &tilings, &c.prover)
+                    .with_context(|| {
+                        format!("board `{}`: no certificate", terminal(&c.instance.name))
+                    })?;
+            }
+            let instance = if let Some(c) = certified {
+                c.instance
             } else if args.open {
                 planted_open(args.rows, args.cols, args.seed, index)?.0
             } else {

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 
 use dominofit::escape::terminal;
 use dominofit::interrupt::TempGuard;
+use dominofit::puzzle::Instance;
 
 fn shown(path: &Path) -> String {
     terminal(&path.display().to_string())
@@ -119,6 +120,29 @@ pub fn write_with(path: &Path, fill: &mut dyn FnMut(&mut dyn Write) -> Result<()
         .with_context(cannot)?;
     guard.keep();
     Ok(())
+}
+
+/// The file name of each board (its name made safe, [`dominofit::escape::file_stem`],
+/// then `suffix`). Names that differ can map to one file name (`a/b` and `a_b`): that is
+/// refused before anything is written, rather than one overwriting the other.
+pub fn one_file_per_board(instances: &[Instance], suffix: &str) -> Result<Vec<String>> {
+    let mut owner: std::collections::BTreeMap<String, &str> = Default::default();
+    let mut names = Vec::with_capacity(instances.len());
+    for instance in instances {
+        let file = format!("{}{suffix}", dominofit::escape::file_stem(&instance.name));
+        if let Some(first) = owner.insert(file.clone(), &instance.name) {
+            bail!(
+                "boards `{}` and `{}` would both be written to {file}; rename one \
+                 (file names keep letters, digits, `-`, `_` and `.` of a name, and \
+                 its first {} characters)",
+                terminal(first),
+                terminal(&instance.name),
+                dominofit::escape::MAX_NAME_CHARS
+            );
+        }
+        names.push(file);
+    }
+    Ok(names)
 }
 
 /// Makes sure `dir` is (or can be made) a directory that files can be written in, and

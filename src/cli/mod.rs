@@ -3,6 +3,7 @@
 //! 2 for a usage error (clap's own).
 
 mod args;
+mod certify;
 mod emit;
 mod files;
 mod output;
@@ -19,7 +20,7 @@ use show::{backends, show};
 use solve::{count, solve, verify_files};
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -47,6 +48,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show(args) => show(args),
         Command::Backends(args) => backends(&args),
         Command::WorkerRun(args) => race::worker_run(args),
+        Command::CheckCertificate(args) => certify::check_certificate(args),
+        Command::WorkerProve(args) => certify::worker_prove(args),
         Command::WorkerVarisat(args) => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

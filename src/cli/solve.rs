@@ -22,14 +22,27 @@ fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Insta
 pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let (backend, instances, request) = prepare(&args.common, args.limit)?;
     if args.common.format == Format::Jsonl {
-        if args.repeat.is_some() {
-            return Err(UsageError(
-                "--repeat times whole calls; it does not go with --format jsonl".to_string(),
-            )
-            .into());
+        let refused = if args.repeat.is_some() {
+            Some("--repeat times whole calls")
+        } else if args.certify.is_some() {
+            Some("--certify needs the tilings, which jsonl does not keep")
+        } else {
+            None
+        };
+        if let Some(why) = refused {
+            return Err(UsageError(format!("{why}; it does not go with --format jsonl")).into());
         }
         return solve_streaming(backend.as_ref(), &instances, &request);
     }
+    let certifier = match &args.certify {
+        Some(dir) => Some(super::certify::Certifier::new(
+            dir,
+            &args.prover,
+            args.common.timeout,
+            &instances,
+        )?),
+        None => None,
+    };
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
@@ -50,6 +63,11 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
         };
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
+        if let Some(certifier) = &certifier
+            && let Err(error) = certifier.certify(instance, &report)
+        {
+            tally.no_certificate(instance, error)?;
+        }
     }
     Ok(tally.exit_code())
 }
@@ -128,6 +146,30 @@ impl Tally {
                 Ok(None)
             }
         }
+    }
+
+    /// A board whose certificate was not written counts as failed, with its error
+    /// line; an interrupt ends the whole command.
+    fn no_certificate(
+        &mut self,
+        instance: &Instance,
+        error: dominofit::certify::CertifyError,
+    ) -> Result<()> {
+        use dominofit::backend::external::RunError;
+        use dominofit::certify::{CertifyError, ProveError};
+        if matches!(
+            error,
+            CertifyError::Prove(ProveError::Run(RunError::Interrupted))
+        ) {
+            return Err(BackendError::Interrupted.into());
+        }
+        self.failed += 1;
+        eprintln!(
+            "error: instance `{}`: no certificate: {}",
+            terminal(&instance.name),
+            terminal(&error.to_string())
+        );
+        Ok(())
     }
 
     /// 1 when any board failed, else 3 when any ended unknown (or incomplete), else 0.

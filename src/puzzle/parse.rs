@@ -137,8 +137,20 @@ pub fn read_instances(path: &str) -> Result<Vec<Instance>, InputError> {
 /// Any unreadable, malformed or invalid input, with its origin.
 pub fn read_solutions(path: &str) -> Result<Vec<Solution>, InputError> {
     let (text, file) = read_text(path)?;
-    let documents = split_documents(&text, &file, is_workload(path, &text))?;
-    documents
+    let workload = is_workload(path, &text);
+    parse_solutions(&text, &file, workload)
+}
+
+/// Parses solution text: one document, or with `workload` one per line.
+///
+/// # Errors
+/// The first problem found, with its origin.
+pub fn parse_solutions(
+    text: &str,
+    file: &str,
+    workload: bool,
+) -> Result<Vec<Solution>, InputError> {
+    split_documents(text, file, workload)?
         .into_iter()
         .map(|(origin, value)| solution_from_value(&value, &origin))
         .collect()

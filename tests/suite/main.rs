@@ -4,6 +4,7 @@
 
 mod common;
 
+mod certify;
 mod cli;
 mod design;
 mod dp;

@@ -9,10 +9,11 @@
 //!                                       # or where `command` has an element "{time_limit}"
 //! version = ["cadical", "--version"]    # optional
 //! answer = "competition"                # competition | minisat | cbc | glpsol
+//! proof = ["--no-binary", "{proof}"]    # optional: how it writes a DRAT proof
 //! ```
 //!
 //! Placeholders: `{input}` the model file, `{output}` a file for the answer, `{seconds}`
-//! the time left, in whole seconds rounded up.
+//! the time left, in whole seconds rounded up, `{proof}` (in `proof` only) the proof file.
 
 use serde::Deserialize;
 
@@ -57,6 +58,11 @@ pub struct Descriptor {
     /// program with `--version`.
     #[serde(default)]
     pub version: Vec<String>,
+    /// Arguments, appended to `command`, that make the program write a DRAT proof of
+    /// unsatisfiability to `{proof}` (for `solve --certify --prover NAME`); empty when it
+    /// writes none.
+    #[serde(default)]
+    pub proof: Vec<String>,
     /// Where and how the program gives its verdict; it must go with `reads`.
     pub answer: AnswerFormat,
 }
@@ -150,6 +156,20 @@ impl Descriptor {
         }
         if !d.time_limit.is_empty() && !d.time_limit.iter().any(|a| a.contains("{seconds}")) {
             return Err(invalid("`time_limit` never mentions {seconds}".to_string()));
+        }
+        if !d.proof.is_empty() {
+            if !d
+                .proof
+                .iter()
+                .any(|a| a.contains(crate::certify::prove::PROOF_SLOT))
+            {
+                return Err(invalid("`proof` never mentions {proof}".to_string()));
+            }
+            if d.answer != AnswerFormat::Competition {
+                return Err(invalid(
+                    "`proof` goes only with the competition answer format".to_string(),
+                ));
+            }
         }
         let fits = matches!(
             (d.reads, d.answer),

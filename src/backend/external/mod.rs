@@ -12,7 +12,7 @@
 
 mod answer;
 mod descriptor;
-mod runner;
+pub mod runner;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

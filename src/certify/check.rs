@@ -1,0 +1,387 @@
+//! Checking a certificate bundle, trusting none of what wrote it.
+//!
+//! The board is read from the bundle; the tilings are checked by the raw-rules
+//! verifier; the rules CNF is rebuilt from the board and must equal the bundle's byte
+//! for byte (so the proof refutes the board's rules, not some other formula); the proof
+//! goes to an external DRAT checker (`rate`, `drat-trim`), whose `s VERIFIED` is the
+//! only way to acceptance. A missing checker is an error, never a pass.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::{KIND, Manifest, VERSION, files, rules_cnf};
+use crate::backend::external::{AnswerFormat, Descriptor, RunError, runner};
+use crate::lower::Format;
+use crate::puzzle::parse::{InputError, parse_instances, parse_solutions};
+use crate::puzzle::verify::{Violation, verify};
+
+/// DRAT checkers looked for on the `PATH`, in this order, when none is named.
+pub const CHECKERS: [&str; 2] = ["rate", "drat-trim"];
+
+/// Why a bundle is rejected: each names what failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Rejection {
+    /// A file of the bundle is missing or unreadable.
+    #[error("{file}: {message}")]
+    Unreadable {
+        /// The file.
+        file: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+    /// `certificate.json` is not a manifest this build reads.
+    #[error("certificate.json: {0}")]
+    Manifest(String),
+    /// `instance.json` is not a valid board.
+    #[error(transparent)]
+    Instance(InputError),
+    /// The manifest names another board than `instance.json`.
+    #[error("certificate.json names the board `{manifest}`, instance.json `{instance}`")]
+    NameMismatch {
+        /// The manifest's name.
+        manifest: String,
+        /// The instance's name.
+        instance: String,
+    },
+    /// `solutions.jsonl` does not parse.
+    #[error(transparent)]
+    Solutions(InputError),
+    /// The status needs another number of tilings.
+    #[error("a {status} certificate holds {needed} tilings in solutions.jsonl, this one {found}")]
+    TilingCount {
+        /// The claimed status.
+        status: String,
+        /// Tilings it needs.
+        needed: usize,
+        /// Tilings there.
+        found: usize,
+    },
+    /// A tiling breaks the rules of the board.
+    #[error("tiling {index} of solutions.jsonl is not a solution: {violation}")]
+    Tiling {
+        /// One-based position in the file.
+        index: usize,
+        /// The broken rule.
+        violation: Violation,
+    },
+    /// The two tilings of a `multiple` certificate are the same.
+    #[error("the two tilings of solutions.jsonl are the same")]
+    SameTilings,
+    /// `rules.cnf` is not the rules of the board (with the tiling blocked).
+    #[error("rules.cnf is not the raw-rules CNF of instance.json{blocked}: {difference}")]
+    RulesDiffer {
+        /// `" with its tiling blocked"` for `unique`.
+        blocked: &'static str,
+        /// Where they part.
+        difference: String,
+    },
+    /// The rules of the board could not be rebuilt (too large for the memory budget).
+    #[error("cannot rebuild the rules CNF: {0}")]
+    Rebuild(String),
+    /// The DRAT checker did not verify the proof.
+    #[error("{checker} did not verify proof.drat: {said}")]
+    Proof {
+        /// The checker.
+        checker: String,
+        /// Its last words.
+        said: String,
+    },
+}
+
+/// Why a bundle could not be checked at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// No DRAT checker to run.
+    #[error(
+        "no DRAT checker found: install rate (`cargo install rate`, or scripts/install-solvers.sh) \
+         or drat-trim, or name one with --checker"
+    )]
+    NoChecker,
+    /// The checker could not run.
+    #[error("the DRAT checker {checker}: {source}")]
+    Checker {
+        /// The checker.
+        checker: String,
+        /// Why.
+        source: RunError,
+    },
+}
+
+/// A DRAT checker: a program taking `FORMULA PROOF` that prints `s VERIFIED`.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    program: PathBuf,
+}
+
+impl Checker {
+    /// `program` (a path, or a name looked up on the `PATH`), or the first of
+    /// [`CHECKERS`] on the `PATH`.
+    ///
+    /// # Errors
+    /// None is found.
+    pub fn find(program: Option<&str>) -> Result<Checker, CheckError> {
+        let found = match program {
+            Some(p) if p.contains('/') => Path::new(p).is_file().then(|| PathBuf::from(p)),
+            Some(p) => on_path(p),
+            None => CHECKERS.iter().find_map(|p| on_path(p)),
+        };
+        found
+            .map(|program| Checker { program })
+            .ok_or(CheckError::NoChecker)
+    }
+
+    /// The program's file name.
+    pub fn name(&self) -> String {
+        self.program
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
+
+    /// Runs the checker; `Ok(Err(said))` when it does not verify.
+    fn run(
+        &self,
+        cnf: &Path,
+        proof: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Result<(), String>, CheckError> {
+        let descriptor = Descriptor {
+            name: self.name(),
+            about: String::new(),
+            reads: Format::Dimacs,
+            command: vec![
+                self.program.display().to_string(),
+                "{input}".to_string(),
+                "{output}".to_string(),
+            ],
+            time_limit: Vec::new(),
+            version: Vec::new(),
+            proof: Vec::new(),
+            answer: AnswerFormat::Competition,
+        };
+        let run = runner::run(&descriptor, cnf, proof, deadline, &|| false, 1 << 20, false)
+            .map_err(|source| CheckError::Checker {
+                checker: self.name(),
+                source,
+            })?;
+        if run.timed_out {
+            return Ok(Err("the time limit ran out".to_string()));
+        }
+        let verified = run.stdout.lines().any(|l| l.trim_end() == "s VERIFIED");
+        let refused = run.stdout.lines().any(|l| l.trim_end() == "s NOT VERIFIED");
+        let exited_cleanly = run.status.is_some_and(|s| s.code().is_some());
+        if verified && !refused && exited_cleanly {
+            return Ok(Ok(()));
+        }
+        let said = run
+            .stdout
+            .lines()
+            .chain(run.stderr.lines())
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap_or("no verdict")
+            .to_string();
+        Ok(Err(crate::escape::terminal(&said)))
+    }
+}
+
+/// A program of that name in a directory of the `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// A bundle that passed.
+#[derive(Debug, Clone)]
+pub struct Accepted {
+    /// The board's name.
+    pub name: String,
+    /// The certified status.
+    pub status: String,
+    /// Clauses of `rules.cnf` (0 without one).
+    pub clauses: usize,
+    /// Bytes of `proof.drat` (0 without one).
+    pub proof_bytes: u64,
+    /// Time the checker took (zero without a proof).
+    pub check_time: Duration,
+}
+
+/// Checks the bundle in `dir`: `Ok(Ok(_))` accepted, `Ok(Err(_))` rejected with the
+/// reason.
+///
+/// # Errors
+/// The DRAT checker could not run.
+pub fn check_bundle(
+    dir: &Path,
+    checker: &Checker,
+    deadline: Option<Instant>,
+) -> Result<Result<Accepted, Rejection>, CheckError> {
+    let read = |file: &'static str| {
+        std::fs::read_to_string(dir.join(file)).map_err(|e| Rejection::Unreadable {
+            file,
+            message: e.to_string(),
+        })
+    };
+    let settled = || -> Result<(Manifest, crate::puzzle::Instance, usize, bool), Rejection> {
+        let manifest: Manifest = serde_json::from_str(&read(files::MANIFEST)?)
+            .map_err(|e| Rejection::Manifest(e.to_string()))?;
+        if manifest.certificate != KIND || manifest.version != VERSION {
+            return Err(Rejection::Manifest(format!(
+                "not a {KIND} of version {VERSION} (found {} version {})",
+                crate::escape::terminal(&manifest.certificate),
+                manifest.version
+            )));
+        }
+        let mut boards =
+            parse_instances(&read(files::INSTANCE)?, files::INSTANCE, "instance", false)
+                .map_err(Rejection::Instance)?;
+        let instance = boards.remove(0);
+        if instance.name != manifest.name {
+            return Err(Rejection::NameMismatch {
+                manifest: crate::escape::terminal(&manifest.name),
+                instance: crate::escape::terminal(&instance.name),
+            });
+        }
+        let (needed, proved) = match manifest.status.as_str() {
+            "sat" => (1, false),
+            "unique" => (1, true),
+            "multiple" => (2, false),
+            "unsat" => (0, true),
+            other => {
+                return Err(Rejection::Manifest(format!(
+                    "status `{}` is none of sat, unique, multiple, unsat",
+                    crate::escape::terminal(other)
+                )));
+            }
+        };
+        Ok((manifest, instance, needed, proved))
+    };
+    let (manifest, instance, needed, proved) = match settled() {
+        Ok(settled) => settled,
+        Err(rejection) => return Ok(Err(rejection)),
+    };
+    let tilings = if needed == 0 && !dir.join(files::SOLUTIONS).exists() {
+        Vec::new()
+    } else {
+        match read(files::SOLUTIONS).and_then(|text| {
+            parse_solutions(&text, files::SOLUTIONS, true).map_err(Rejection::Solutions)
+        }) {
+            Ok(tilings) => tilings,
+            Err(rejection) => return Ok(Err(rejection)),
+        }
+    };
+    if tilings.len() != needed {
+        return Ok(Err(Rejection::TilingCount {
+            status: manifest.status,
+            needed,
+            found: tilings.len(),
+        }));
+    }
+    for (k, tiling) in tilings.iter().enumerate() {
+        if let Err(violation) = verify(&instance, tiling) {
+            return Ok(Err(Rejection::Tiling {
+                index: k + 1,
+                violation,
+            }));
+        }
+    }
+    if needed == 2 && tilings[0] == tilings[1] {
+        return Ok(Err(Rejection::SameTilings));
+    }
+    let mut accepted = Accepted {
+        name: instance.name.clone(),
+        status: manifest.status.clone(),
+        clauses: 0,
+        proof_bytes: 0,
+        check_time: Duration::ZERO,
+    };
+    if !proved {
+        return Ok(Ok(accepted));
+    }
+    let rebuilt = match rules_cnf(&instance, tilings.first()) {
+        Ok(cnf) => cnf,
+        Err(e) => return Ok(Err(Rejection::Rebuild(e.to_string()))),
+    };
+    let given = match std::fs::read(dir.join(files::RULES)) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Ok(Err(Rejection::Unreadable {
+                file: files::RULES,
+                message: e.to_string(),
+            }));
+        }
+    };
+    if let Some(difference) = first_difference(rebuilt.as_bytes(), &given) {
+        return Ok(Err(Rejection::RulesDiffer {
+            blocked: if needed == 1 {
+                " with its tiling blocked"
+            } else {
+                ""
+            },
+            difference,
+        }));
+    }
+    accepted.clauses = rebuilt.lines().count().saturating_sub(1);
+    let proof = dir.join(files::PROOF);
+    accepted.proof_bytes = match std::fs::metadata(&proof) {
+        Ok(meta) => meta.len(),
+        Err(e) => {
+            return Ok(Err(Rejection::Unreadable {
+                file: files::PROOF,
+                message: e.to_string(),
+            }));
+        }
+    };
+    let started = Instant::now();
+    let verdict = checker.run(&dir.join(files::RULES), &proof, deadline)?;
+    accepted.check_time = started.elapsed();
+    Ok(match verdict {
+        Ok(()) => Ok(accepted),
+        Err(said) => Err(Rejection::Proof {
+            checker: checker.name(),
+            said,
+        }),
+    })
+}
+
+/// Where two texts part, by line, or `None` when they are equal.
+fn first_difference(expected: &[u8], given: &[u8]) -> Option<String> {
+    if expected == given {
+        return None;
+    }
+    let mut expected_lines = expected.split(|&b| b == b'\n');
+    let mut given_lines = given.split(|&b| b == b'\n');
+    let mut line = 1usize;
+    loop {
+        match (expected_lines.next(), given_lines.next()) {
+            (Some(a), Some(b)) if a == b => line += 1,
+            (Some(_), Some(_)) => return Some(format!("line {line} differs")),
+            (Some(_), None) => return Some(format!("it ends early, at line {line}")),
+            (None, Some(_)) => return Some(format!("it goes on past line {}", line - 1)),
+            (None, None) => return Some("they differ".to_string()),
+        }
+    }
+}
+
+/// The bundles under `dir`: itself when it holds `certificate.json`, else each of its
+/// subdirectories that does, in name order.
+///
+/// # Errors
+/// The directory cannot be read.
+pub fn bundles_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if dir.join(files::MANIFEST).is_file() {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| {
+            // A bundle still being written is hidden (`.partial-…`).
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                && p.join(files::MANIFEST).is_file()
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}

@@ -1,0 +1,251 @@
+//! Certificates: answers a third party can check without trusting dominofit.
+//!
+//! A tiling is its own certificate (the raw-rules verifier checks it). `unsat` and
+//! `unique` are claims about all tilings, so their certificate is a formula of the raw
+//! game rules ([`rules`]) — with the one tiling blocked, for `unique` — and a DRAT proof
+//! that it has no model, from a proof-logging SAT solver ([`prove`]), for any DRAT
+//! checker to confirm ([`check`]). The bundle is one directory per board:
+//!
+//! | file | holds |
+//! |---|---|
+//! | `certificate.json` | what is claimed ([`Manifest`]) |
+//! | `instance.json` | the board |
+//! | `solutions.jsonl` | the tilings (`sat`: one, `unique`: one, `multiple`: two) |
+//! | `rules.cnf` | the raw-rules CNF (`unique`, `unsat`) |
+//! | `proof.drat` | its DRAT refutation (`unique`, `unsat`) |
+
+pub mod check;
+pub mod prove;
+pub mod rules;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::backend::Status;
+use crate::interrupt::TempGuard;
+use crate::puzzle::{Instance, Solution};
+pub use prove::{ProveError, Prover, Verdict};
+pub use rules::{RulesError, rules_cnf};
+
+/// The `certificate` field of every manifest.
+pub const KIND: &str = "dominofit-certificate";
+/// The manifest version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The files of a bundle.
+pub mod files {
+    /// The manifest.
+    pub const MANIFEST: &str = "certificate.json";
+    /// The board.
+    pub const INSTANCE: &str = "instance.json";
+    /// The tilings, one per line.
+    pub const SOLUTIONS: &str = "solutions.jsonl";
+    /// The raw-rules CNF.
+    pub const RULES: &str = "rules.cnf";
+    /// The DRAT proof.
+    pub const PROOF: &str = "proof.drat";
+}
+
+/// `certificate.json`: what the bundle claims.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Always [`KIND`].
+    pub certificate: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// The board's name.
+    pub name: String,
+    /// `sat`, `unique`, `multiple` or `unsat`.
+    pub status: String,
+    /// The backend whose answer is certified.
+    pub backend: String,
+    /// The solver that wrote the proof, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prover: Option<String>,
+}
+
+/// Why no certificate was written.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    /// The answer was `unknown`: there is nothing to certify.
+    #[error("the answer is unknown; there is nothing to certify")]
+    Undecided,
+    /// The answer is `unsat` or `unique`, but the prover found a model of the rules:
+    /// one of the two is wrong.
+    #[error(
+        "the answer was {status}, but {prover} found a tiling the answer rules out; one of them \
+         is wrong (no certificate written)"
+    )]
+    Disagreement {
+        /// The answer certified.
+        status: &'static str,
+        /// The prover.
+        prover: String,
+    },
+    /// The prover gave no answer.
+    #[error("{prover} did not prove the answer: {reason}")]
+    NotProved {
+        /// The prover.
+        prover: String,
+        /// Why: the time limit, or what it said.
+        reason: String,
+    },
+    /// The answer has fewer tilings than its status needs.
+    #[error("a {status} answer needs {needed} tilings, and it has {found}")]
+    MissingTilings {
+        /// The answer.
+        status: &'static str,
+        /// Tilings needed.
+        needed: usize,
+        /// Tilings there.
+        found: usize,
+    },
+    /// The rules CNF could not be written.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The prover failed.
+    #[error(transparent)]
+    Prove(#[from] ProveError),
+    /// A file of the bundle could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file, as shown to the user.
+        path: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
+
+/// A bundle written.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// Its directory.
+    pub dir: PathBuf,
+    /// Bytes of `rules.cnf` (0 without one).
+    pub rules_bytes: u64,
+    /// Bytes of `proof.drat` (0 without one).
+    pub proof_bytes: u64,
+    /// Time to write the rules CNF and prove it.
+    pub time: Duration,
+}
+
+/// Writes the certificate of `status` for `instance` into `out/<name>` (the name made
+/// safe for a file, [`crate::escape::file_stem`]), replacing an earlier bundle there.
+/// The bundle is built in a hidden directory beside it and renamed into place, so it
+/// is whole or absent, also after Ctrl-C.
+///
+/// # Errors
+/// See [`CertifyError`]; nothing is left behind.
+pub fn write_certificate(
+    instance: &Instance,
+    status: Status,
+    solutions: &[Solution],
+    backend: &str,
+    prover: &Prover,
+    deadline: Option<Instant>,
+    out: &Path,
+) -> Result<Written, CertifyError> {
+    let needed = match status {
+        Status::Unknown => return Err(CertifyError::Undecided),
+        Status::Unsat => 0,
+        Status::Sat | Status::Unique => 1,
+        Status::Multiple => 2,
+    };
+    if solutions.len() < needed {
+        return Err(CertifyError::MissingTilings {
+            status: status.name(),
+            needed,
+            found: solutions.len(),
+        });
+    }
+    let io = |path: &Path| {
+        let shown = crate::escape::terminal(&path.display().to_string());
+        move |source| CertifyError::Io {
+            path: shown,
+            source,
+        }
+    };
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let (_, staging) = TempGuard::create(|| {
+        let dir = tempfile::Builder::new()
+            .prefix(".partial-")
+            .tempdir_in(out)?;
+        Ok(((), dir.keep()))
+    })
+    .map_err(io(out))?;
+    let at = |file: &str| staging.path().join(file);
+    let write = |file: &str, bytes: &[u8]| std::fs::write(at(file), bytes).map_err(io(&at(file)));
+
+    let started = Instant::now();
+    let mut written = Written {
+        dir: out.join(crate::escape::file_stem(&instance.name)),
+        rules_bytes: 0,
+        proof_bytes: 0,
+        time: Duration::ZERO,
+    };
+    write(
+        files::INSTANCE,
+        format!("{}\n", instance.to_json()).as_bytes(),
+    )?;
+    if needed > 0 {
+        let mut lines = String::new();
+        for tiling in &solutions[..needed] {
+            lines.push_str(&serde_json::to_string(tiling).unwrap_or_default());
+            lines.push('\n');
+        }
+        write(files::SOLUTIONS, lines.as_bytes())?;
+    }
+    let proved = matches!(status, Status::Unsat | Status::Unique);
+    if proved {
+        let blocked = (status == Status::Unique).then(|| &solutions[0]);
+        let cnf = rules_cnf(instance, blocked)?;
+        let vars = cnf
+            .split_whitespace()
+            .nth(2)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        write(files::RULES, cnf.as_bytes())?;
+        written.rules_bytes = cnf.len() as u64;
+        drop(cnf);
+        match prover.prove(&at(files::RULES), vars, &at(files::PROOF), deadline)? {
+            Verdict::Refuted => {}
+            Verdict::Satisfiable => {
+                return Err(CertifyError::Disagreement {
+                    status: status.name(),
+                    prover: prover.name().to_string(),
+                });
+            }
+            Verdict::Unknown(reason) => {
+                return Err(CertifyError::NotProved {
+                    prover: prover.name().to_string(),
+                    reason,
+                });
+            }
+        }
+        written.proof_bytes = std::fs::metadata(at(files::PROOF))
+            .map_err(io(&at(files::PROOF)))?
+            .len();
+    }
+    written.time = started.elapsed();
+    let manifest = Manifest {
+        certificate: KIND.to_string(),
+        version: VERSION,
+        name: instance.name.clone(),
+        status: status.name().to_string(),
+        backend: backend.to_string(),
+        prover: proved.then(|| prover.name().to_string()),
+    };
+    let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
+    write(files::MANIFEST, text.as_bytes())?;
+    // An earlier bundle of the same board gives way; anything else in the way stays,
+    // and the rename fails naming it.
+    if written.dir.join(files::MANIFEST).is_file() {
+        std::fs::remove_dir_all(&written.dir).map_err(io(&written.dir))?;
+    }
+    std::fs::rename(staging.path(), &written.dir).map_err(io(&written.dir))?;
+    staging.keep();
+    Ok(written)
+}

@@ -1,0 +1,213 @@
+//! Proofs of unsatisfiability of the rules CNF, from a proof-logging SAT solver.
+//!
+//! The prover is an external program whose descriptor says how it writes a proof
+//! (`proof = ["--no-binary", "{proof}"]` for CaDiCaL and Kissat), or varisat (its own
+//! DRAT output), run as a worker process of dominofit so that a deadline kills it; by
+//! default the first installed of CaDiCaL and Kissat, else varisat. Either way it is
+//! started through the external runner: process group, deadline with a grace period,
+//! `--memory`, Ctrl-C.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::backend::external::{self, Descriptor, RunError};
+use crate::lower::Format;
+
+/// The provers `auto` tries, in order, before varisat.
+pub const AUTO: [&str; 2] = ["cadical", "kissat"];
+
+/// The placeholder of a descriptor's `proof` arguments for the proof file.
+pub const PROOF_SLOT: &str = "{proof}";
+
+/// Who proves.
+#[derive(Debug, Clone)]
+pub enum Prover {
+    /// varisat: in a worker process when the `dominofit` binary registered itself
+    /// ([`crate::backend::sat_process::run_varisat_in`]), else in this thread.
+    Varisat,
+    /// An external program with a `proof` field in its descriptor.
+    External(Descriptor),
+}
+
+/// Why a prover cannot be used, or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// No built-in prover and no descriptor of that name.
+    #[error(
+        "no prover `{0}`: use varisat, or an external solver whose descriptor has a `proof` field (cadical, kissat)"
+    )]
+    Unknown(String),
+    /// The descriptor does not say how the program writes a proof.
+    #[error("`{0}` cannot write proofs: its descriptor has no `proof` field")]
+    NoProofArguments(String),
+    /// The program could not run or was interrupted.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The prover failed in some other way.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What the prover said about the rules CNF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Unsatisfiable, and the proof file holds its DRAT proof.
+    Refuted,
+    /// Satisfiable: the formula has a model, so a claim of no (further) tiling is wrong.
+    Satisfiable,
+    /// No answer: the deadline, or the program's own limits; the reason.
+    Unknown(String),
+}
+
+impl Prover {
+    /// `varisat`, or the external program of that name.
+    ///
+    /// # Errors
+    /// No such program, or its descriptor has no `proof` arguments.
+    pub fn named(name: &str) -> Result<Prover, ProveError> {
+        if name == "varisat" {
+            return Ok(Prover::Varisat);
+        }
+        if name == "auto" {
+            return Ok(Prover::auto());
+        }
+        let mut all = external::descriptors();
+        let descriptor = all
+            .found
+            .remove(name)
+            .ok_or_else(|| ProveError::Unknown(name.to_string()))?;
+        if descriptor.proof.is_empty() {
+            return Err(ProveError::NoProofArguments(name.to_string()));
+        }
+        Ok(Prover::External(descriptor))
+    }
+
+    /// The first of [`AUTO`] that is installed, else varisat. On the raw rules the
+    /// external solvers are far ahead: unsat-32x32-s6604-2 took CaDiCaL 4.5 s and varisat
+    /// more than 14 minutes (and a 3.4 GB proof).
+    pub fn auto() -> Prover {
+        let mut all = external::descriptors();
+        AUTO.iter()
+            .filter_map(|name| all.found.remove(*name))
+            .find(|d| !d.proof.is_empty() && external::probe(d).is_ok())
+            .map_or(Prover::Varisat, Prover::External)
+    }
+
+    /// The name it goes by in certificates.
+    pub fn name(&self) -> &str {
+        match self {
+            Prover::Varisat => "varisat",
+            Prover::External(d) => &d.name,
+        }
+    }
+
+    /// Runs the prover on `cnf`, which has `vars` variables, writing a DRAT proof to
+    /// `proof`.
+    ///
+    /// # Errors
+    /// The prover could not run, crashed, or was interrupted.
+    pub fn prove(
+        &self,
+        cnf: &Path,
+        vars: u32,
+        proof: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Verdict, ProveError> {
+        let descriptor = match self {
+            Prover::Varisat => match crate::backend::sat_process::worker() {
+                Some(program) => worker_descriptor(program),
+                None => return prove_in_process(cnf, proof),
+            },
+            Prover::External(d) => {
+                let mut d = d.clone();
+                // The proof file goes where the runner puts `{output}`: placeholders are
+                // expanded in one pass, so a path is never read as one.
+                d.command
+                    .extend(d.proof.iter().map(|a| a.replace(PROOF_SLOT, "{output}")));
+                d
+            }
+        };
+        // A model line may list every variable.
+        let max_stdout = 16 * vars as usize + (1 << 20);
+        let run = external::runner::run(
+            &descriptor,
+            cnf,
+            proof,
+            deadline,
+            &|| false,
+            max_stdout,
+            true,
+        )?;
+        if run.timed_out {
+            return Ok(Verdict::Unknown("the time limit ran out".to_string()));
+        }
+        let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
+        if said("s UNSATISFIABLE") {
+            return Ok(Verdict::Refuted);
+        }
+        if said("s SATISFIABLE") {
+            return Ok(Verdict::Satisfiable);
+        }
+        let tail: String = run.stderr.lines().last().unwrap_or_default().to_string();
+        match run.status {
+            Some(status) if status.code().is_some() && said("s UNKNOWN") => Ok(Verdict::Unknown(
+                format!("{} answered UNKNOWN", descriptor.name),
+            )),
+            status => Err(ProveError::Failed(format!(
+                "{} gave no answer ({}){}",
+                descriptor.name,
+                status.map_or_else(|| "no exit status".to_string(), |s| s.to_string()),
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", crate::escape::terminal(&tail))
+                }
+            ))),
+        }
+    }
+}
+
+/// `dominofit worker-prove CNF PROOF`, speaking the SAT competition's `s` lines.
+fn worker_descriptor(program: &Path) -> Descriptor {
+    Descriptor {
+        name: "varisat".to_string(),
+        about: String::new(),
+        reads: Format::Dimacs,
+        command: vec![
+            program.display().to_string(),
+            "worker-prove".to_string(),
+            "{input}".to_string(),
+            "{output}".to_string(),
+        ],
+        time_limit: Vec::new(),
+        version: Vec::new(),
+        proof: Vec::new(),
+        answer: external::AnswerFormat::Competition,
+    }
+}
+
+/// varisat on `cnf` in this thread, writing its DRAT proof to `proof`; what
+/// `worker-prove` runs.
+///
+/// # Errors
+/// The files cannot be read or written, or varisat fails.
+pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<Verdict, ProveError> {
+    let failed = |what: &str, e: &dyn std::fmt::Display| ProveError::Failed(format!("{what}: {e}"));
+    let out =
+        std::fs::File::create(proof).map_err(|e| failed("cannot create the proof file", &e))?;
+    let input = std::fs::File::open(cnf).map_err(|e| failed("cannot read the formula", &e))?;
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(std::io::BufWriter::new(out), varisat::ProofFormat::Drat);
+    solver
+        .add_dimacs_cnf(std::io::BufReader::new(input))
+        .map_err(|e| failed("cannot read the formula", &e))?;
+    let answer = solver.solve().map_err(|e| failed("varisat failed", &e))?;
+    solver
+        .close_proof()
+        .map_err(|e| failed("cannot write the proof", &e))?;
+    Ok(if answer {
+        Verdict::Satisfiable
+    } else {
+        Verdict::Refuted
+    })
+}

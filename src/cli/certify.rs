@@ -1,0 +1,156 @@
+//! `solve --certify`, `check-certificate` and the `worker-prove` process.
+
+use std::time::Instant;
+
+use super::*;
+use dominofit::backend::Report;
+use dominofit::certify::check::{self, Checker};
+use dominofit::certify::{self, CertifyError, Prover};
+
+/// Where `solve --certify` writes, checked before any board is solved.
+pub(super) struct Certifier {
+    dir: PathBuf,
+    prover: Prover,
+    timeout: Option<Duration>,
+}
+
+impl Certifier {
+    /// The prover by name, and `dir` ready to be written in; board names that would
+    /// share a bundle are refused now.
+    pub(super) fn new(
+        dir: &Path,
+        prover: &str,
+        timeout: Option<Duration>,
+        instances: &[Instance],
+    ) -> Result<Certifier> {
+        let prover = Prover::named(prover).map_err(|e| UsageError(terminal(&e.to_string())))?;
+        files::one_file_per_board(instances, "")?;
+        files::check_output_dir(dir, &[])?;
+        Ok(Certifier {
+            dir: dir.to_path_buf(),
+            prover,
+            timeout,
+        })
+    }
+
+    /// The certificate of one answer, with a line on standard error saying where it
+    /// went; `Err` for a board with no certificate (the caller counts it as failed).
+    pub(super) fn certify(&self, instance: &Instance, report: &Report) -> Result<(), CertifyError> {
+        if report.status == Status::Unknown {
+            return Ok(());
+        }
+        self.certify_answer(instance, report.status, &report.solutions, &report.backend)
+    }
+
+    /// The certificate of `status` with these tilings, as `backend` answered it.
+    pub(super) fn certify_answer(
+        &self,
+        instance: &Instance,
+        status: Status,
+        solutions: &[dominofit::puzzle::Solution],
+        backend: &str,
+    ) -> Result<(), CertifyError> {
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let written = certify::write_certificate(
+            instance,
+            status,
+            solutions,
+            backend,
+            &self.prover,
+            deadline,
+            &self.dir,
+        )?;
+        let proof = if written.proof_bytes > 0 {
+            format!(
+                ", rules.cnf {}, proof.drat {} by {} in {:.1} ms",
+                dominofit::memory::human(written.rules_bytes),
+                dominofit::memory::human(written.proof_bytes),
+                self.prover.name(),
+                written.time.as_secs_f64() * 1e3
+            )
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "certificate: {} ({}{proof})",
+            terminal(&written.dir.display().to_string()),
+            status.name()
+        );
+        Ok(())
+    }
+}
+
+pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> {
+    let checker = Checker::find(args.checker.as_deref())?;
+    let mut bundles = Vec::new();
+    for dir in &args.dirs {
+        let found = check::bundles_in(dir)
+            .with_context(|| format!("cannot read {}", terminal(&dir.display().to_string())))?;
+        if found.is_empty() {
+            bail!(
+                "{}: no certificate bundle (a directory holding certificate.json, or a \
+                 directory of them)",
+                terminal(&dir.display().to_string())
+            );
+        }
+        bundles.extend(found);
+    }
+    let mut stdout = std::io::stdout().lock();
+    let mut all_accepted = true;
+    for bundle in &bundles {
+        let deadline = args.timeout.map(|t| Instant::now() + t);
+        let shown = terminal(&bundle.display().to_string());
+        match check::check_bundle(bundle, &checker, deadline)? {
+            Ok(accepted) if accepted.clauses > 0 => writeln!(
+                stdout,
+                "{shown}: accepted: {} `{}` (rules.cnf rebuilt, {} clauses; proof.drat {} \
+                 verified by {} in {:.1} ms)",
+                accepted.status,
+                terminal(&accepted.name),
+                accepted.clauses,
+                dominofit::memory::human(accepted.proof_bytes),
+                checker.name(),
+                accepted.check_time.as_secs_f64() * 1e3
+            )?,
+            Ok(accepted) => writeln!(
+                stdout,
+                "{shown}: accepted: {} `{}` (tilings verified)",
+                accepted.status,
+                terminal(&accepted.name)
+            )?,
+            Err(rejection) => {
+                all_accepted = false;
+                writeln!(
+                    stdout,
+                    "{shown}: rejected: {}",
+                    terminal(&rejection.to_string())
+                )?;
+            }
+        }
+    }
+    Ok(if all_accepted {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The worker's side: varisat with its DRAT proof, answering as a SAT solver does (exit
+/// 10 or 20, an `s` line).
+pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
+    match certify::prove::prove_in_process(&args.file, &args.proof)? {
+        certify::Verdict::Refuted => {
+            println!("s UNSATISFIABLE");
+            Ok(ExitCode::from(20))
+        }
+        certify::Verdict::Satisfiable => {
+            println!("s SATISFIABLE");
+            Ok(ExitCode::from(10))
+        }
+        certify::Verdict::Unknown(reason) => {
+            println!("s UNKNOWN");
+            eprintln!("{reason}");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

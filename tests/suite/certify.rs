@@ -1,0 +1,607 @@
+//! Certificates: the raw-rules CNF rebuilt by an implementation of its own (from
+//! docs/CERTIFICATES.md, sharing nothing with `lower/`), its meaning checked against the
+//! brute-force enumerator, and bundles produced by `solve --certify` accepted by an
+//! external DRAT checker and rejected once tampered with.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin;
+
+use crate::common::{Case, extended_cases, paper_cases, program_available, succeed};
+use dominofit::certify::{self, Verdict};
+use dominofit::puzzle::{Instance, Solution};
+
+fn dominofit() -> Command {
+    Command::new(cargo_bin("dominofit"))
+}
+
+fn model(path: &str) -> String {
+    format!("{}/models/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The rules CNF of docs/CERTIFICATES.md, written from the document alone.
+fn rebuild(board: &Instance, blocked: Option<&Solution>) -> String {
+    let (m, n) = (board.rows, board.cols);
+    let open = |r: usize, c: usize| r < m && c < n && !board.blocked[r * n + c];
+    // (row, col, vertical?) of each placement, numbered from 1.
+    let mut pieces: Vec<(usize, usize, bool)> = Vec::new();
+    for r in 0..m {
+        for c in 0..n {
+            if !open(r, c) {
+                continue;
+            }
+            if open(r + 1, c) {
+                pieces.push((r, c, true));
+            }
+            if open(r, c + 1) {
+                pieces.push((r, c, false));
+            }
+        }
+    }
+    let number = |piece: (usize, usize, bool)| {
+        pieces
+            .iter()
+            .position(|&p| p == piece)
+            .map(|k| k as i64 + 1)
+    };
+    let mut clauses: Vec<Vec<i64>> = Vec::new();
+    for r in 0..m {
+        for c in 0..n {
+            if !open(r, c) {
+                continue;
+            }
+            let mut covering: Vec<i64> = pieces
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(pr, pc, vertical))| {
+                    (pr, pc) == (r, c)
+                        || (vertical && (pr + 1, pc) == (r, c))
+                        || (!vertical && (pr, pc + 1) == (r, c))
+                })
+                .map(|(k, _)| k as i64 + 1)
+                .collect();
+            covering.sort();
+            for i in 0..covering.len() {
+                for j in i + 1..covering.len() {
+                    clauses.push(vec![-covering[i], -covering[j]]);
+                }
+            }
+            clauses.push(covering);
+        }
+    }
+    let mut next_var = pieces.len() as i64;
+    let lines = (0..m).map(|r| (true, r)).chain((0..n).map(|c| (false, c)));
+    for (is_row, index) in lines {
+        let target = if is_row {
+            board.row_clues[index]
+        } else {
+            board.col_clues[index]
+        } as i64;
+        let terms: Vec<(i64, i64)> = pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &(r, c, vertical))| {
+                let (line, weight) = match (is_row, vertical) {
+                    (true, true) => (r, 1),
+                    (true, false) => (r, 2),
+                    (false, true) => (c, 1),
+                    (false, false) => (c + 1, 2),
+                };
+                (line == index).then_some((weight, k as i64 + 1))
+            })
+            .collect();
+        diagram(&terms, target, &mut next_var, &mut clauses);
+    }
+    if let Some(tiling) = blocked {
+        let mut block: Vec<i64> = tiling
+            .vertical
+            .iter()
+            .map(|&(r, c)| (r, c, true))
+            .chain(tiling.horizontal.iter().map(|&(r, c)| (r, c, false)))
+            .map(|p| -number(p).expect("the tiling's pieces are placements"))
+            .collect();
+        block.sort_by_key(|l| -l);
+        clauses.push(block);
+    }
+    let mut text = format!("p cnf {next_var} {}\n", clauses.len());
+    for clause in &clauses {
+        for lit in clause {
+            text.push_str(&format!("{lit} "));
+        }
+        text.push_str("0\n");
+    }
+    text
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Node {
+    True,
+    False,
+    Lit(i64),
+}
+
+/// Clause group 2 of the document: one line's decision diagram.
+fn diagram(terms: &[(i64, i64)], target: i64, next_var: &mut i64, clauses: &mut Vec<Vec<i64>>) {
+    let total: i64 = terms.iter().map(|t| t.0).sum();
+    if target > total {
+        clauses.push(Vec::new());
+        return;
+    }
+    let width = target as usize + 1;
+    let mut layer = vec![Node::False; width];
+    layer[0] = Node::True;
+    for (i, &(weight, x)) in terms.iter().enumerate() {
+        let rest: i64 = terms[i + 1..].iter().map(|t| t.0).sum();
+        let mut next = vec![Node::False; width];
+        for s in 0..width {
+            if s as i64 + rest < target {
+                continue;
+            }
+            let hi = if s as i64 >= weight {
+                layer[s - weight as usize]
+            } else {
+                Node::False
+            };
+            let lo = layer[s];
+            next[s] = match (hi, lo) {
+                (Node::False, Node::False) => Node::False,
+                (Node::True, Node::True) => Node::True,
+                (Node::True, Node::False) => Node::Lit(x),
+                (Node::False, Node::True) => Node::Lit(-x),
+                _ => {
+                    *next_var += 1;
+                    let v = *next_var;
+                    for (g, b) in [(-x, hi), (x, lo)] {
+                        match b {
+                            Node::True => clauses.push(vec![g, v]),
+                            Node::False => clauses.push(vec![g, -v]),
+                            Node::Lit(b) => {
+                                clauses.push(vec![g, -b, v]);
+                                clauses.push(vec![g, b, -v]);
+                            }
+                        }
+                    }
+                    Node::Lit(v)
+                }
+            };
+        }
+        layer = next;
+    }
+    match layer[target as usize] {
+        Node::True => {}
+        Node::False => clauses.push(Vec::new()),
+        Node::Lit(l) => clauses.push(vec![l]),
+    }
+}
+
+fn domain() -> Vec<Case> {
+    let mut cases = paper_cases();
+    cases.extend(extended_cases(60, 40));
+    cases
+}
+
+#[test]
+fn the_rules_cnf_is_rebuilt_byte_for_byte_on_the_exhaustive_domain() {
+    let mut compared = 0;
+    for case in domain() {
+        let board = &case.instance;
+        assert_eq!(
+            certify::rules_cnf(board, None).unwrap(),
+            rebuild(board, None),
+            "{board:?}"
+        );
+        compared += 1;
+        for tiling in case.expected.iter().take(2) {
+            assert_eq!(
+                certify::rules_cnf(board, Some(tiling)).unwrap(),
+                rebuild(board, Some(tiling)),
+                "{board:?} blocking {tiling:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10_000, "{compared} comparisons");
+}
+
+/// The formula means the rules: varisat refutes it exactly when the brute-force
+/// enumerator finds no tiling, and with one tiling blocked exactly when that was the only
+/// one.
+#[test]
+fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cnf, proof) = (dir.path().join("rules.cnf"), dir.path().join("proof.drat"));
+    let verdict = |text: String| {
+        std::fs::write(&cnf, text).unwrap();
+        certify::prove::prove_in_process(&cnf, &proof).unwrap()
+    };
+    let (mut unsat, mut unique) = (0, 0);
+    for case in paper_cases() {
+        let board = &case.instance;
+        let expected = if case.expected.is_empty() {
+            unsat += 1;
+            Verdict::Refuted
+        } else {
+            Verdict::Satisfiable
+        };
+        assert_eq!(
+            verdict(certify::rules_cnf(board, None).unwrap()),
+            expected,
+            "{board:?}"
+        );
+        if let Some(first) = case.expected.first() {
+            let expected = if case.expected.len() == 1 {
+                unique += 1;
+                Verdict::Refuted
+            } else {
+                Verdict::Satisfiable
+            };
+            assert_eq!(
+                verdict(certify::rules_cnf(board, Some(first)).unwrap()),
+                expected,
+                "{board:?} blocking {first:?}"
+            );
+        }
+    }
+    assert!(
+        unsat > 100 && unique > 100,
+        "{unsat} unsat, {unique} unique cases"
+    );
+}
+
+/// `solve --certify` into a fresh directory; the output of `check-certificate` on it.
+fn certify_and_check(file: &str, limit: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    succeed(
+        dominofit()
+            .args(["solve", file, "--limit", limit, "--certify"])
+            .arg(&certs)
+            .args(extra),
+    );
+    let out = succeed(dominofit().arg("check-certificate").arg(&certs));
+    (dir, String::from_utf8(out.stdout).unwrap())
+}
+
+fn accepted_lines(report: &str, status: &str) -> usize {
+    report
+        .lines()
+        .filter(|l| l.contains(&format!(": accepted: {status} ")))
+        .count()
+}
+
+#[test]
+fn every_unsat_board_gets_a_certificate_the_checker_accepts() {
+    // varisat needs minutes to hours on the raw rules of the 32x32 boards; CaDiCaL about
+    // a minute for all 24.
+    if !program_available("rate", "--version") || !program_available("cadical", "--version") {
+        return;
+    }
+    let (_dir, report) = certify_and_check(&model("unsat.jsonl"), "1", &["--prover", "cadical"]);
+    assert_eq!(accepted_lines(&report, "unsat"), 24, "{report}");
+    assert!(report.contains("verified by rate"), "{report}");
+}
+
+#[test]
+fn the_observed_boards_get_uniqueness_certificates() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    for board in ["6x6", "7x7", "8x8"] {
+        let (_dir, report) = certify_and_check(&model(&format!("observed/{board}.json")), "2", &[]);
+        assert_eq!(accepted_lines(&report, "unique"), 1, "{report}");
+    }
+}
+
+#[test]
+fn game_boards_get_certificates_of_whatever_they_are() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample.jsonl");
+    let game = std::fs::read_to_string(model("game.jsonl")).unwrap();
+    let lines: Vec<&str> = game.lines().step_by(6).collect();
+    std::fs::write(&sample, lines.join("\n") + "\n").unwrap();
+    let (_certs, report) = certify_and_check(sample.to_str().unwrap(), "2", &[]);
+    let accepted = report
+        .lines()
+        .filter(|l| l.contains(": accepted: "))
+        .count();
+    assert_eq!(accepted, lines.len(), "{report}");
+    assert!(accepted_lines(&report, "unique") > 0, "{report}");
+}
+
+#[test]
+fn external_provers_write_proofs_the_checker_accepts() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    for prover in ["cadical", "kissat"] {
+        if !program_available(prover, "--version") {
+            continue;
+        }
+        let (_dir, report) =
+            certify_and_check(&model("observed/8x8.json"), "2", &["--prover", prover]);
+        assert_eq!(accepted_lines(&report, "unique"), 1, "{prover}: {report}");
+    }
+}
+
+/// One unsat bundle (a 12x12 board whose refutation takes a few hundred lemmas) and one
+/// unique bundle, to tamper with.
+struct Bundles {
+    _dir: tempfile::TempDir,
+    unsat: PathBuf,
+    unique: PathBuf,
+}
+
+fn bundles() -> Bundles {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let unsat_board = dir.path().join("unsat.json");
+    let workload = std::fs::read_to_string(model("unsat.jsonl")).unwrap();
+    let line = workload
+        .lines()
+        .find(|l| l.contains("\"unsat-12x12-s6604-1\""))
+        .unwrap();
+    std::fs::write(&unsat_board, line).unwrap();
+    for (file, limit) in [
+        (unsat_board.to_str().unwrap().to_string(), "1"),
+        (model("observed/7x7.json"), "2"),
+    ] {
+        succeed(
+            dominofit()
+                .args(["solve", &file, "--limit", limit, "--certify"])
+                .arg(&certs),
+        );
+    }
+    let find = |status: &str| {
+        std::fs::read_dir(&certs)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                std::fs::read_to_string(p.join("certificate.json"))
+                    .is_ok_and(|m| m.contains(&format!("\"status\": \"{status}\"")))
+            })
+            .unwrap()
+    };
+    Bundles {
+        unsat: find("unsat"),
+        unique: find("unique"),
+        _dir: dir,
+    }
+}
+
+/// `check-certificate` on a copy of `bundle` changed by `tamper`: the exit status and
+/// output.
+fn check_tampered(bundle: &Path, tamper: impl FnOnce(&Path)) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for entry in std::fs::read_dir(bundle).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    tamper(&copy);
+    let out = dominofit()
+        .arg("check-certificate")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn edit(file: &Path, change: impl FnOnce(String) -> String) {
+    let text = std::fs::read_to_string(file).unwrap();
+    std::fs::write(file, change(text)).unwrap();
+}
+
+#[test]
+fn tampered_certificates_are_rejected_with_the_reason() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    let b = bundles();
+    // Untouched, both pass.
+    for bundle in [&b.unsat, &b.unique] {
+        let (ok, report) = check_tampered(bundle, |_| {});
+        assert!(ok, "{report}");
+    }
+    // A clause of the rules dropped.
+    let (ok, report) = check_tampered(&b.unsat, |d| {
+        edit(&d.join("rules.cnf"), |text| {
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines.remove(lines.len() / 2);
+            lines.join("\n") + "\n"
+        })
+    });
+    assert!(
+        !ok && report.contains("rejected: rules.cnf is not the raw-rules CNF"),
+        "{report}"
+    );
+    // A clue changed: the rules rebuilt from it differ.
+    let (ok, report) = check_tampered(&b.unsat, |d| {
+        edit(&d.join("instance.json"), |text| {
+            text.replacen("\"row_clues\":[", "\"row_clues\":[1", 1)
+        })
+    });
+    assert!(!ok && report.contains("rejected: "), "{report}");
+    // The tiling altered: its first vertical piece moved one column.
+    let (ok, report) = check_tampered(&b.unique, |d| {
+        edit(&d.join("solutions.jsonl"), |text| {
+            let mut tiling: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+            let first = &mut tiling["vertical"][0][1];
+            *first = serde_json::json!(first.as_u64().unwrap() % 7 + 1);
+            tiling.to_string() + "\n"
+        })
+    });
+    assert!(
+        !ok && report.contains("rejected: tiling 1 of solutions.jsonl"),
+        "{report}"
+    );
+    // The proof emptied of everything but its deletions: the rules are not refuted by
+    // unit propagation alone, so there is nothing left to verify.
+    let (ok, report) = check_tampered(&b.unsat, |d| {
+        edit(&d.join("proof.drat"), |text| {
+            text.lines()
+                .filter(|l| l.starts_with('d'))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        })
+    });
+    assert!(
+        !ok && report.contains("rate did not verify proof.drat"),
+        "{report}"
+    );
+    // The proof cut after its first half of lemmas, as a truncated copy would be. (One
+    // lemma removed is often still a valid proof: the checker re-derives what the next
+    // lemmas need by unit propagation, so that is no tampering to catch.)
+    let (ok, report) = check_tampered(&b.unsat, |d| {
+        edit(&d.join("proof.drat"), |text| {
+            let lines: Vec<&str> = text.lines().collect();
+            let lemmas = lines.iter().filter(|l| !l.starts_with('d')).count();
+            let mut kept = 0;
+            lines
+                .iter()
+                .take_while(|l| {
+                    kept += usize::from(!l.starts_with('d'));
+                    kept <= lemmas / 2
+                })
+                .map(|l| format!("{l}\n"))
+                .collect()
+        })
+    });
+    assert!(
+        !ok && report.contains("rate did not verify proof.drat"),
+        "{report}"
+    );
+    // A wrong proof for the right rules: the proof of another board.
+    let (ok, report) = check_tampered(&b.unsat, |d| {
+        std::fs::copy(b.unique.join("proof.drat"), d.join("proof.drat")).unwrap();
+    });
+    assert!(
+        !ok && report.contains("rate did not verify proof.drat"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_missing_checker_is_an_error_never_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    succeed(
+        dominofit()
+            .args([
+                "solve",
+                &model("observed/6x6.json"),
+                "--limit",
+                "2",
+                "--certify",
+            ])
+            .arg(&certs),
+    );
+    let out = dominofit()
+        .arg("check-certificate")
+        .arg(&certs)
+        .args(["--checker", "/nonexistent/rate"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no DRAT checker found"), "{stderr}");
+}
+
+/// A prover that finds a model where the answer says there is none stops the
+/// certificate and names the board; nothing is left in the directory.
+#[test]
+fn a_prover_that_disagrees_is_an_error_naming_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let liar = dir.path().join("liar.sh");
+    std::fs::write(&liar, "#!/bin/sh\necho 's SATISFIABLE'\nexit 10\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let backends = dir.path().join("backends");
+    std::fs::create_dir(&backends).unwrap();
+    std::fs::write(
+        backends.join("liar.toml"),
+        format!(
+            "name = \"liar\"\nreads = \"dimacs\"\ncommand = [{:?}, \"{{input}}\"]\n\
+             proof = [\"{{proof}}\"]\nanswer = \"competition\"\n",
+            liar.display().to_string()
+        ),
+    )
+    .unwrap();
+    let board = dir.path().join("board.json");
+    let workload = std::fs::read_to_string(model("unsat.jsonl")).unwrap();
+    std::fs::write(&board, workload.lines().next().unwrap()).unwrap();
+    let certs = dir.path().join("certs");
+    let out = dominofit()
+        .args(["solve", board.to_str().unwrap(), "--certify"])
+        .arg(&certs)
+        .args(["--prover", "liar"])
+        .env("DOMINOFIT_BACKENDS", &backends)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no certificate: the answer was unsat, but liar found a tiling"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("instance `unsat-"), "{stderr}");
+    assert_eq!(std::fs::read_dir(&certs).unwrap().count(), 0);
+}
+
+#[test]
+fn a_prover_without_proof_arguments_is_a_usage_error() {
+    let out = dominofit()
+        .args([
+            "solve",
+            &model("observed/6x6.json"),
+            "--certify",
+            "/tmp/unused",
+            "--prover",
+            "minisat",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot write proofs"), "{stderr}");
+}
+
+/// `generate --unique|--unsat --certify`: each board comes with a bundle from a prover
+/// other than the generator's own search, which the checker accepts.
+#[test]
+fn generated_boards_come_with_certificates() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    for kind in ["--unique", "--unsat"] {
+        succeed(
+            dominofit()
+                .args([
+                    "generate", "--rows", "7", "--cols", "7", "--count", "2", "--seed", "3",
+                ])
+                .args([kind, "--pool", "2", "--certify"])
+                .arg(&certs),
+        );
+    }
+    let out = succeed(dominofit().arg("check-certificate").arg(&certs));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(accepted_lines(&report, "unique"), 2, "{report}");
+    assert_eq!(accepted_lines(&report, "unsat"), 2, "{report}");
+    let planted = dominofit()
+        .args(["generate", "--rows", "7", "--cols", "7", "--certify"])
+        .arg(&certs)
+        .output()
+        .unwrap();
+    assert_eq!(planted.status.code(), Some(2));
+}
