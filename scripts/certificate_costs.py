@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""What certificates cost: for each workload, `solve --certify` then `check-certificate`,
+and per status the boards certified, the median and largest proof, and the median times
+to prove and to check (BENCHMARKS.md, "Certificates").
+
+    python3 scripts/certificate_costs.py [--prover auto] [--timeout 30] [--binary PATH]
+
+Needs a DRAT checker (rate) and, for the default prover, CaDiCaL or Kissat.
+"""
+import argparse
+import re
+import statistics
+import subprocess
+import tempfile
+
+WORKLOADS = [
+    ("observed", ["models/observed/6x6.json", "models/observed/7x7.json", "models/observed/8x8.json"], "2"),
+    ("game", ["models/game.jsonl"], "2"),
+    ("larger", ["models/larger.jsonl"], "2"),
+    ("unsat", ["models/unsat.jsonl"], "1"),
+    ("unsat-hard", ["models/unsat-hard.jsonl"], "1"),
+]
+UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
+WRITTEN = re.compile(r"^certificate: (\S+) \((\w+)(?:, rules.cnf (\d+) (\w+), proof.drat (\d+) (\w+) by \S+ in ([\d.]+) ms)?\)")
+CHECKED = re.compile(r"^(\S+): accepted: (\w+) .*?(?:proof.drat \d+ \w+ verified by \S+ in ([\d.]+) ms)?\)$")
+
+
+def size(number, unit):
+    return int(number) * UNITS[unit]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prover", default="auto")
+    ap.add_argument("--timeout", default="30")
+    ap.add_argument("--binary", default="target/release/dominofit")
+    args = ap.parse_args()
+    print("| Set | Status | Certified | Proof median | Proof largest | Prove median ms | Prove max ms | Check median ms | Check max ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, files, limit in WORKLOADS:
+        with tempfile.TemporaryDirectory() as certs:
+            answered = 0
+            unproved = 0
+            written = {}
+            for f in files:
+                run = subprocess.run(
+                    [args.binary, "solve", f, "--limit", limit, "--format", "json",
+                     "--certify", certs, "--prover", args.prover, "--timeout", args.timeout],
+                    capture_output=True, text=True)
+                answered += len(run.stdout.splitlines())
+                for line in run.stderr.splitlines():
+                    unproved += "no certificate:" in line
+                    m = WRITTEN.match(line)
+                    if m:
+                        proof = size(m.group(5), m.group(6)) if m.group(5) else 0
+                        prove = float(m.group(7)) if m.group(7) else 0.0
+                        written[m.group(1)] = (m.group(2), proof, prove)
+            check = subprocess.run([args.binary, "check-certificate", certs], capture_output=True, text=True)
+            checked = {}
+            for line in check.stdout.splitlines():
+                m = CHECKED.match(line)
+                if m:
+                    checked[m.group(1)] = float(m.group(3)) if m.group(3) else 0.0
+            for status in ["unique", "multiple", "sat", "unsat"]:
+                rows = [(d, v) for d, v in written.items() if v[0] == status]
+                if not rows:
+                    continue
+                proofs = [v[1] for _, v in rows]
+                proves = [v[2] for _, v in rows]
+                checks = [checked[d] for d, _ in rows if d in checked]
+                accepted = sum(1 for d, _ in rows if d in checked)
+
+                def kib(b):
+                    return f"{b / 1024:,.0f} KiB" if b < 1024**2 else f"{b / 1024**2:,.1f} MiB"
+                print(f"| {name} | {status} | {accepted}/{len(rows)} accepted | "
+                      f"{kib(statistics.median(proofs))} | {kib(max(proofs))} | {statistics.median(proves):.1f} | "
+                      f"{max(proves):,.1f} | {statistics.median(checks) if checks else 0:.1f} | {max(checks) if checks else 0:,.1f} |")
+            if unproved:
+                print(f"| {name} | not proved within {args.timeout} s | {unproved} of {answered} answered | | | | | | |")
+
+
+if __name__ == "__main__":
+    main()
