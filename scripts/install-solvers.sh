@@ -37,5 +37,10 @@ fi
 # The DRAT checker for `check-certificate` (docs/CERTIFICATES.md): rate, from crates.io.
 if ! command -v rate >/dev/null 2>&1; then
     cargo install --quiet --locked rate
-    echo "install-solvers: installed rate ($(command -v rate || echo "$HOME/.cargo/bin/rate"))"
+    binary="${CARGO_HOME:-$HOME/.cargo}/bin/rate"
+    # Cargo's bin directory is not always on the PATH of whoever runs the tests.
+    if ! command -v rate >/dev/null 2>&1; then
+        $sudo ln -sf "$binary" /usr/local/bin/rate
+    fi
+    echo "install-solvers: installed rate ($binary)"
 fi
