@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::cnf::LoweredCnf;
-use super::{dimacs, lp, mcc, opb};
+use super::{dimacs, lp, mcc, mps, opb};
 use crate::model::{Model, PlacementId};
 
 /// A file format for a model.
@@ -21,6 +21,8 @@ pub enum Format {
     Opb,
     /// CPLEX LP format: binary `v_R_C`/`h_R_C`, named equalities, zero objective.
     Lp,
+    /// Free MPS: the LP file's variables and rows, integer columns bounded by 1.
+    Mps,
     /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
     Mcc,
 }
@@ -48,11 +50,12 @@ pub enum WriteError {
 
 impl Format {
     /// Every format; names are parsed against this list.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::ModelJson,
         Format::Dimacs,
         Format::Opb,
         Format::Lp,
+        Format::Mps,
         Format::Mcc,
     ];
 
@@ -63,6 +66,7 @@ impl Format {
             Format::Dimacs => "dimacs",
             Format::Opb => "opb",
             Format::Lp => "lp",
+            Format::Mps => "mps",
             Format::Mcc => "mcc",
         }
     }
@@ -74,6 +78,7 @@ impl Format {
             Format::Dimacs => "cnf",
             Format::Opb => "opb",
             Format::Lp => "lp",
+            Format::Mps => "mps",
             Format::Mcc => "dlx",
         }
     }
@@ -85,6 +90,7 @@ impl Format {
             Format::Dimacs => "DIMACS CNF",
             Format::Opb => "OPB",
             Format::Lp => "CPLEX LP",
+            Format::Mps => "free MPS",
             Format::Mcc => "MCC exact cover",
         }
     }
@@ -95,7 +101,7 @@ impl Format {
     }
 
     /// Writes `model` in this format, excluding the tilings in `blocked` (blocking
-    /// clauses in DIMACS, no-good cuts in LP; the other formats take none). DIMACS is
+    /// clauses in DIMACS, no-good cuts in LP and MPS; the other formats take none). DIMACS is
     /// streamed clause by clause and looks at `stop` as it goes: its text is the largest
     /// of the formats and is never held whole.
     ///
@@ -110,7 +116,7 @@ impl Format {
         blocked: &[Vec<PlacementId>],
         stop: &dyn Fn() -> bool,
     ) -> Result<(), WriteError> {
-        if !blocked.is_empty() && !matches!(self, Format::Dimacs | Format::Lp) {
+        if !blocked.is_empty() && !matches!(self, Format::Dimacs | Format::Lp | Format::Mps) {
             return Err(WriteError::CannotBlock {
                 format: self.title(),
             });
@@ -124,6 +130,7 @@ impl Format {
             Format::ModelJson => model.to_json_dump(),
             Format::Opb => opb::write(model),
             Format::Lp => lp::write_cuts(model, blocked),
+            Format::Mps => mps::write_cuts(model, blocked),
             Format::Mcc => mcc::write(model)?,
         };
         out.write_all(text.as_bytes())?;

@@ -8,6 +8,7 @@ pub mod dimacs;
 mod format;
 pub mod lp;
 pub mod mcc;
+pub mod mps;
 pub mod opb;
 
 pub use format::{Format, UnknownFormat, WriteError};

@@ -1,6 +1,6 @@
-//! Exported LP files solved by external ILP programs (Debian's `cbc` and `glpsol`), their
-//! solutions read back through the variable names `v_R_C`/`h_R_C`, pass `dominofit
-//! verify`; an infeasible board is refuted by both.
+//! Exported LP and free MPS files solved by external ILP programs (Debian's `cbc` and
+//! `glpsol`), their solutions read back through the variable names `v_R_C`/`h_R_C`, pass
+//! `dominofit verify`; an infeasible board is refuted by both, in both formats.
 //!
 //! Both programs exit 0 even when the model is infeasible, so the verdict is read from
 //! their solution files. Without a program its part is skipped, except under CI
@@ -37,9 +37,14 @@ fn run_cbc(lp: &Path, out: &Path) -> Values {
 fn run_glpsol(lp: &Path, out: &Path) -> Values {
     // `-o` writes the printable report, which names the columns (`-w` would number them
     // in order of first appearance instead).
+    let format = if lp.extension().is_some_and(|e| e == "mps") {
+        "--freemps"
+    } else {
+        "--lp"
+    };
     crate::common::succeed(
         Command::new("glpsol")
-            .arg("--lp")
+            .arg(format)
             .arg(lp)
             .arg("-o")
             .arg(out),
@@ -76,13 +81,14 @@ fn round_trip(
     families: &str,
     dir: &Path,
     solver: fn(&Path, &Path) -> Values,
+    format: &str,
 ) -> bool {
-    let lp = dir.join("model.lp");
+    let lp = dir.join(format!("model.{format}"));
     crate::common::succeed(
         Command::new(cargo_bin("dominofit"))
             .arg("emit")
             .arg(instance)
-            .args(["--to", "lp", "--families", families, "-o"])
+            .args(["--to", format, "--families", families, "-o"])
             .arg(&lp),
     );
     let Some(values) = solver(&lp, &dir.join("solution.txt")) else {
@@ -109,20 +115,20 @@ fn round_trip(
     true
 }
 
-fn exercise(solver: fn(&Path, &Path) -> Values) {
+fn exercise(solver: fn(&Path, &Path) -> Values, format: &str) {
     let dir = tempfile::tempdir().unwrap();
     let root = env!("CARGO_MANIFEST_DIR");
     for board in ["6x6", "7x7", "8x8"] {
         let path = Path::new(root).join(format!("models/observed/{board}.json"));
         for families in ["minimal", "all", "colour", "raw"] {
             assert!(
-                round_trip(&path, families, dir.path(), solver),
-                "{board} {families}"
+                round_trip(&path, families, dir.path(), solver, format),
+                "{board} {families} {format}"
             );
         }
     }
     for path in crate::common::planted_files(dir.path(), 10, 10, 3, 4) {
-        assert!(round_trip(&path, "all", dir.path(), solver));
+        assert!(round_trip(&path, "all", dir.path(), solver, format));
     }
     let unsat = dir.path().join("unsat.json");
     std::fs::write(
@@ -130,20 +136,34 @@ fn exercise(solver: fn(&Path, &Path) -> Values) {
         r#"{"rows": 2, "cols": 3, "blocked": [], "row_clues": [3, 3], "col_clues": [1, 3, 2]}"#,
     )
     .unwrap();
-    assert!(!round_trip(&unsat, "raw", dir.path(), solver));
-    assert!(!round_trip(&unsat, "all", dir.path(), solver));
+    assert!(!round_trip(&unsat, "raw", dir.path(), solver, format));
+    assert!(!round_trip(&unsat, "all", dir.path(), solver, format));
 }
 
 #[test]
 fn cbc_solves_exported_lp() {
     if crate::common::program_available("cbc", "-quit") {
-        exercise(run_cbc);
+        exercise(run_cbc, "lp");
     }
 }
 
 #[test]
 fn glpsol_solves_exported_lp() {
     if crate::common::program_available("glpsol", "--version") {
-        exercise(run_glpsol);
+        exercise(run_glpsol, "lp");
+    }
+}
+
+#[test]
+fn cbc_solves_exported_mps() {
+    if crate::common::program_available("cbc", "-quit") {
+        exercise(run_cbc, "mps");
+    }
+}
+
+#[test]
+fn glpsol_solves_exported_mps() {
+    if crate::common::program_available("glpsol", "--version") {
+        exercise(run_glpsol, "mps");
     }
 }

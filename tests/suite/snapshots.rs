@@ -85,6 +85,19 @@ fn lp_per_family() {
 }
 
 #[test]
+fn mps_per_family() {
+    for board in ["6x6", "7x7", "8x8"] {
+        for families in [Families::All, Families::Raw] {
+            let model = compile(&observed(board), families);
+            snapshot!(
+                format!("mps-{board}-{}", families.name()),
+                dominofit::lower::mps::write(&model)
+            );
+        }
+    }
+}
+
+#[test]
 fn mcc_exact_cover() {
     for board in ["6x6", "7x7", "8x8"] {
         for families in [Families::All, Families::Colour] {

@@ -176,7 +176,10 @@ impl Descriptor {
             (
                 Format::Dimacs,
                 AnswerFormat::Competition | AnswerFormat::Minisat
-            ) | (Format::Lp, AnswerFormat::Cbc | AnswerFormat::Glpsol)
+            ) | (
+                Format::Lp | Format::Mps,
+                AnswerFormat::Cbc | AnswerFormat::Glpsol
+            )
         );
         if !fits {
             return Err(invalid(format!(
