@@ -40,6 +40,9 @@ pub(super) enum Command {
     CheckCertificate(CheckCertificateArgs),
     /// List the available backends.
     Backends(BackendsArgs),
+    /// Print a completion script for a shell, e.g. `dominofit completions bash >
+    /// ~/.local/share/bash-completion/completions/dominofit`.
+    Completions(CompletionsArgs),
     /// varisat as a worker process of dominofit itself (internal: the varisat backend
     /// starts it so that a deadline can kill it).
     #[command(hide = true)]
@@ -53,6 +56,12 @@ pub(super) enum Command {
     /// `s UNSATISFIABLE`.
     #[command(hide = true)]
     WorkerProve(WorkerProveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    pub(super) shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]

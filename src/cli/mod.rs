@@ -47,6 +47,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Race(args) => race(args),
         Command::Show(args) => show(args),
         Command::Backends(args) => backends(&args),
+        Command::Completions(args) => {
+            use clap::CommandFactory;
+            // Into memory first: clap_complete panics when its writer fails (a closed
+            // pipe); a failed write here is an ordinary error.
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "dominofit", &mut script);
+            std::io::stdout().lock().write_all(&script)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::WorkerRun(args) => race::worker_run(args),
         Command::CheckCertificate(args) => certify::check_certificate(args),
         Command::WorkerProve(args) => certify::worker_prove(args),

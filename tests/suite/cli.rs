@@ -719,3 +719,21 @@ fn jsonl_streams_as_many_tilings_as_the_dp_counts() {
     let total: u64 = ends.iter().map(|e| e["found"].as_u64().unwrap()).sum();
     assert_eq!(tilings as u64, total);
 }
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = dominofit().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            script.contains("check-certificate") && script.contains("certify"),
+            "{shell}: {script}"
+        );
+    }
+    dominofit()
+        .args(["completions", "tcsh"])
+        .assert()
+        .failure()
+        .code(2);
+}
