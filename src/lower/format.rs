@@ -101,7 +101,7 @@ impl Format {
     }
 
     /// Writes `model` in this format, excluding the tilings in `blocked` (blocking
-    /// clauses in DIMACS, no-good cuts in LP and MPS; the other formats take none). DIMACS is
+    /// clauses in DIMACS, no-good cuts in LP, MPS and OPB; the other formats take none). DIMACS is
     /// streamed clause by clause and looks at `stop` as it goes: its text is the largest
     /// of the formats and is never held whole.
     ///
@@ -116,7 +116,12 @@ impl Format {
         blocked: &[Vec<PlacementId>],
         stop: &dyn Fn() -> bool,
     ) -> Result<(), WriteError> {
-        if !blocked.is_empty() && !matches!(self, Format::Dimacs | Format::Lp | Format::Mps) {
+        if !blocked.is_empty()
+            && !matches!(
+                self,
+                Format::Dimacs | Format::Lp | Format::Mps | Format::Opb
+            )
+        {
             return Err(WriteError::CannotBlock {
                 format: self.title(),
             });
@@ -128,7 +133,7 @@ impl Format {
                 return Ok(());
             }
             Format::ModelJson => model.to_json_dump(),
-            Format::Opb => opb::write(model),
+            Format::Opb => opb::write_cuts(model, blocked),
             Format::Lp => lp::write_cuts(model, blocked),
             Format::Mps => mps::write_cuts(model, blocked),
             Format::Mcc => mcc::write(model)?,

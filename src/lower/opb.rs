@@ -8,6 +8,13 @@ use crate::model::Model;
 
 /// The whole file, deterministic.
 pub fn write(model: &Model) -> String {
+    write_cuts(model, &[])
+}
+
+/// The file with one constraint per tiling in `blocked` ruling it out
+/// (`Σ_{x∈S} −x ≥ 1 − |S|`), for enumerating solutions with a solver that runs once per
+/// file.
+pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
     let mut constraints: Vec<(Vec<(u64, u32)>, u64)> = Vec::new();
     if model.infeasible.is_some() {
         // Marked by an empty term list: written below as `+1 x1 >= 2`, which no
@@ -34,7 +41,7 @@ pub fn write(model: &Model) -> String {
         out,
         "* #variable= {} #constraint= {}",
         model.placements.len().max(1),
-        constraints.len()
+        constraints.len() + blocked.len()
     );
     out.push_str(&super::header(model, "*", ""));
     for (k, p) in model.placements.iter().enumerate() {
@@ -49,13 +56,28 @@ pub fn write(model: &Model) -> String {
     }
     for (terms, target) in constraints {
         if terms.is_empty() {
-            let _ = writeln!(out, "+1 x1 >= {target} ;");
+            // Nothing can add up to a positive target (an open cell no piece fits, a
+            // clue on a line with no room): a constraint no 0/1 value meets. A zero
+            // target is met by the empty sum.
+            let bound = if target > 0 { 2 } else { 0 };
+            let _ = writeln!(out, "+1 x1 >= {bound} ;");
             continue;
         }
         for (w, p) in terms {
             let _ = write!(out, "+{w} x{} ", p + 1);
         }
         let _ = writeln!(out, "= {target} ;");
+    }
+    for tiling in blocked {
+        if tiling.is_empty() {
+            // The empty tiling (a board with no open cell) is the only assignment.
+            let _ = writeln!(out, "+1 x1 >= 2 ;");
+            continue;
+        }
+        for p in tiling {
+            let _ = write!(out, "-1 x{} ", p + 1);
+        }
+        let _ = writeln!(out, ">= {} ;", 1 - tiling.len() as i64);
     }
     out
 }

@@ -138,6 +138,7 @@ fn a_name_never_changes_a_solver_answer() {
             ("kissat", "kissat", "--version"),
             ("cbc", "cbc", "-quit"),
             ("glpsol", "glpsol", "--version"),
+            ("minisat-plus", "minisat+", "--help"),
         ] {
             if !program.is_empty() && !crate::common::program_available(program, flag) {
                 continue;

@@ -136,6 +136,7 @@ pub fn read(
         AnswerFormat::Minisat => minisat(&answer_file()?, placements).ok_or_else(crashed)?,
         AnswerFormat::Cbc => cbc(&answer_file()?, names),
         AnswerFormat::Glpsol => glpsol(&answer_file()?, names),
+        AnswerFormat::Pb => pb(&run.stdout, code, placements).ok_or_else(crashed)?,
     }
 }
 
@@ -227,6 +228,61 @@ fn competition(
     }
 }
 
+/// The pseudo-Boolean competition's answer; `None` without an `s` line.
+fn pb(stdout: &str, code: Option<i32>, placements: usize) -> Option<Result<Verdict, AnswerError>> {
+    let status = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("s "))
+        .map(str::trim)?;
+    let mismatch = |said: &'static str, allowed: &[i32]| {
+        code.filter(|c| !allowed.contains(c))
+            .map(|code| AnswerError::StatusMismatch { said, code })
+    };
+    Some(match status {
+        "SATISFIABLE" | "OPTIMUM FOUND" => {
+            if let Some(e) = mismatch("SATISFIABLE", &[0, 10, 30]) {
+                return Some(Err(e));
+            }
+            let mut chosen = Vec::new();
+            let tokens = stdout
+                .lines()
+                .filter_map(|l| l.strip_prefix("v "))
+                .flat_map(str::split_whitespace);
+            for token in tokens {
+                let (positive, name) = match token.strip_prefix('-') {
+                    Some(name) => (false, name),
+                    None => (true, token),
+                };
+                let index = name
+                    .strip_prefix('x')
+                    .and_then(|k| k.parse::<usize>().ok())
+                    .filter(|&k| k > 0);
+                let Some(index) = index else {
+                    return Some(Err(AnswerError::Unreadable(format!(
+                        "`{}` is not a literal",
+                        crate::escape::terminal(token)
+                    ))));
+                };
+                if positive && index <= placements {
+                    chosen.push((index - 1) as PlacementId);
+                }
+            }
+            chosen.sort_unstable();
+            chosen.dedup();
+            Ok(Verdict::Solution(chosen))
+        }
+        "UNSATISFIABLE" => match mismatch("UNSATISFIABLE", &[0, 20]) {
+            Some(e) => Err(e),
+            None => Ok(Verdict::Unsatisfiable),
+        },
+        "UNKNOWN" => Ok(Verdict::Unknown),
+        other => Err(AnswerError::Unreadable(format!(
+            "unknown status line `s {}`",
+            crate::escape::terminal(other)
+        ))),
+    })
+}
+
 fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, AnswerError>> {
     let mut lines = text.lines();
     match lines.next().map(str::trim) {
@@ -313,5 +369,42 @@ fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, 
         other => Err(AnswerError::Unreadable(format!(
             "unexpected status `{other}`"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AnswerError, Verdict, pb};
+
+    #[test]
+    fn pseudo_boolean_answers_are_read_by_their_literals() {
+        let sat = "c comment\ns SATISFIABLE\nv x1 -x2 x3\nv -x4 x5 x9\n";
+        // x9 is past the placements (an auxiliary variable): not a placement.
+        assert!(matches!(pb(sat, Some(0), 5), Some(Ok(Verdict::Solution(v))) if v == [0, 2, 4]));
+        assert!(matches!(
+            pb("s OPTIMUM FOUND\nv x2\n", Some(30), 5),
+            Some(Ok(Verdict::Solution(v))) if v == [1]
+        ));
+        assert!(matches!(
+            pb("s UNSATISFIABLE\n", Some(20), 5),
+            Some(Ok(Verdict::Unsatisfiable))
+        ));
+        assert!(matches!(
+            pb("s UNKNOWN\n", Some(0), 5),
+            Some(Ok(Verdict::Unknown))
+        ));
+        assert!(pb("nothing\n", Some(0), 5).is_none());
+        assert!(matches!(
+            pb("s UNSATISFIABLE\n", Some(10), 5),
+            Some(Err(AnswerError::StatusMismatch { .. }))
+        ));
+        assert!(matches!(
+            pb("s SATISFIABLE\nv x1 y2\n", Some(0), 5),
+            Some(Err(AnswerError::Unreadable(_)))
+        ));
+        assert!(matches!(
+            pb("s SATISFIABLE\nv x0\n", Some(0), 5),
+            Some(Err(AnswerError::Unreadable(_)))
+        ));
     }
 }

@@ -8,7 +8,7 @@
 //! time_limit = ["-t", "{seconds}"]      # optional, inserted after the program name,
 //!                                       # or where `command` has an element "{time_limit}"
 //! version = ["cadical", "--version"]    # optional
-//! answer = "competition"                # competition | minisat | cbc | glpsol
+//! answer = "competition"                # competition | minisat | cbc | glpsol | pb
 //! proof = ["--no-binary", "{proof}"]    # optional: how it writes a DRAT proof
 //! ```
 //!
@@ -31,6 +31,9 @@ pub enum AnswerFormat {
     Cbc,
     /// glpsol's printable report `{output}` (`-o`): a `Status:` line and named columns.
     Glpsol,
+    /// The pseudo-Boolean competition's output on standard output: an `s` line and `v`
+    /// lines of `xK`/`-xK` literals (exit status 0, 10, 20 or 30).
+    Pb,
 }
 
 /// One external program.
@@ -179,7 +182,7 @@ impl Descriptor {
             ) | (
                 Format::Lp | Format::Mps,
                 AnswerFormat::Cbc | AnswerFormat::Glpsol
-            )
+            ) | (Format::Opb, AnswerFormat::Pb)
         );
         if !fits {
             return Err(invalid(format!(

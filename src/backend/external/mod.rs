@@ -48,6 +48,10 @@ const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../../backends/picosat.toml"),
     ),
     ("kissat.toml", include_str!("../../../backends/kissat.toml")),
+    (
+        "minisat-plus.toml",
+        include_str!("../../../backends/minisat-plus.toml"),
+    ),
     ("cbc.toml", include_str!("../../../backends/cbc.toml")),
     ("glpsol.toml", include_str!("../../../backends/glpsol.toml")),
 ];

@@ -332,7 +332,8 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
     let line = text
         .lines()
         .map(|l| l.trim_start_matches("c ").trim())
-        .find(|l| !l.is_empty())
+        // Banners rule themselves off with lines of `~` or `-`.
+        .find(|l| l.chars().any(char::is_alphanumeric))
         .unwrap_or("")
         .to_string();
     Ok(line)
