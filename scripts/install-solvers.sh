@@ -5,7 +5,7 @@
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils minisat+ parallel)
+packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils minisat+ minizinc flatzinc parallel)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

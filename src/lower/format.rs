@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::cnf::LoweredCnf;
-use super::{dimacs, lp, mcc, mps, opb};
+use super::{dimacs, lp, mcc, mps, mzn, opb};
 use crate::model::{Model, PlacementId};
 
 /// A file format for a model.
@@ -23,6 +23,8 @@ pub enum Format {
     Lp,
     /// Free MPS: the LP file's variables and rows, integer columns bounded by 1.
     Mps,
+    /// MiniZinc: the LP file's variables as `var 0..1` and its rows as constraints.
+    Mzn,
     /// Exact cover with multiplicities for Knuth's dlx3/ssxcc (quota families only).
     Mcc,
 }
@@ -50,12 +52,13 @@ pub enum WriteError {
 
 impl Format {
     /// Every format; names are parsed against this list.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::ModelJson,
         Format::Dimacs,
         Format::Opb,
         Format::Lp,
         Format::Mps,
+        Format::Mzn,
         Format::Mcc,
     ];
 
@@ -67,6 +70,7 @@ impl Format {
             Format::Opb => "opb",
             Format::Lp => "lp",
             Format::Mps => "mps",
+            Format::Mzn => "mzn",
             Format::Mcc => "mcc",
         }
     }
@@ -79,6 +83,7 @@ impl Format {
             Format::Opb => "opb",
             Format::Lp => "lp",
             Format::Mps => "mps",
+            Format::Mzn => "mzn",
             Format::Mcc => "dlx",
         }
     }
@@ -91,6 +96,7 @@ impl Format {
             Format::Opb => "OPB",
             Format::Lp => "CPLEX LP",
             Format::Mps => "free MPS",
+            Format::Mzn => "MiniZinc",
             Format::Mcc => "MCC exact cover",
         }
     }
@@ -101,7 +107,8 @@ impl Format {
     }
 
     /// Writes `model` in this format, excluding the tilings in `blocked` (blocking
-    /// clauses in DIMACS, no-good cuts in LP, MPS and OPB; the other formats take none). DIMACS is
+    /// clauses in DIMACS, no-good cuts in LP, MPS, MiniZinc and OPB; the others take
+    /// none). DIMACS is
     /// streamed clause by clause and looks at `stop` as it goes: its text is the largest
     /// of the formats and is never held whole.
     ///
@@ -119,7 +126,7 @@ impl Format {
         if !blocked.is_empty()
             && !matches!(
                 self,
-                Format::Dimacs | Format::Lp | Format::Mps | Format::Opb
+                Format::Dimacs | Format::Lp | Format::Mps | Format::Mzn | Format::Opb
             )
         {
             return Err(WriteError::CannotBlock {
@@ -136,6 +143,7 @@ impl Format {
             Format::Opb => opb::write_cuts(model, blocked),
             Format::Lp => lp::write_cuts(model, blocked),
             Format::Mps => mps::write_cuts(model, blocked),
+            Format::Mzn => mzn::write_cuts(model, blocked),
             Format::Mcc => mcc::write(model)?,
         };
         out.write_all(text.as_bytes())?;

@@ -9,6 +9,7 @@ mod format;
 pub mod lp;
 pub mod mcc;
 pub mod mps;
+pub mod mzn;
 pub mod opb;
 
 pub use format::{Format, UnknownFormat, WriteError};

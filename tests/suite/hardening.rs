@@ -139,6 +139,7 @@ fn a_name_never_changes_a_solver_answer() {
             ("cbc", "cbc", "-quit"),
             ("glpsol", "glpsol", "--version"),
             ("minisat-plus", "minisat+", "--help"),
+            ("minizinc-gecode", "minizinc", "--version"),
         ] {
             if !program.is_empty() && !crate::common::program_available(program, flag) {
                 continue;

@@ -98,6 +98,19 @@ fn mps_per_family() {
 }
 
 #[test]
+fn minizinc_per_family() {
+    for board in ["6x6", "7x7", "8x8"] {
+        for families in [Families::All, Families::Raw] {
+            let model = compile(&observed(board), families);
+            snapshot!(
+                format!("mzn-{board}-{}", families.name()),
+                dominofit::lower::mzn::write(&model)
+            );
+        }
+    }
+}
+
+#[test]
 fn mcc_exact_cover() {
     for board in ["6x6", "7x7", "8x8"] {
         for families in [Families::All, Families::Colour] {

@@ -137,6 +137,7 @@ pub fn read(
         AnswerFormat::Cbc => cbc(&answer_file()?, names),
         AnswerFormat::Glpsol => glpsol(&answer_file()?, names),
         AnswerFormat::Pb => pb(&run.stdout, code, placements).ok_or_else(crashed)?,
+        AnswerFormat::Minizinc => minizinc(&run.stdout, names).ok_or_else(crashed)?,
     }
 }
 
@@ -226,6 +227,45 @@ fn competition(
         )))),
         None => None,
     }
+}
+
+/// MiniZinc's answer: the first solution's `name = 1;` lines; `None` without any
+/// status (the caller reports a crash).
+fn minizinc(
+    stdout: &str,
+    names: &BTreeMap<String, PlacementId>,
+) -> Option<Result<Verdict, AnswerError>> {
+    let lines: Vec<&str> = stdout.lines().map(str::trim).collect();
+    if lines.contains(&"=====UNSATISFIABLE=====") {
+        return Some(Ok(Verdict::Unsatisfiable));
+    }
+    if lines.contains(&"=====UNKNOWN=====") {
+        return Some(Ok(Verdict::Unknown));
+    }
+    let end = lines.iter().position(|l| *l == "----------")?;
+    let mut chosen = Vec::new();
+    for line in &lines[..end] {
+        let Some((name, value)) = line.trim_end_matches(';').split_once(" = ") else {
+            continue;
+        };
+        let Some(&id) = names.get(name.trim()) else {
+            continue;
+        };
+        match value.trim() {
+            "1" => chosen.push(id),
+            "0" => {}
+            other => {
+                return Some(Err(AnswerError::Unreadable(format!(
+                    "`{}` is not a 0/1 value of {}",
+                    crate::escape::terminal(other),
+                    crate::escape::terminal(name)
+                ))));
+            }
+        }
+    }
+    chosen.sort_unstable();
+    chosen.dedup();
+    Some(Ok(Verdict::Solution(chosen)))
 }
 
 /// The pseudo-Boolean competition's answer; `None` without an `s` line.
@@ -374,7 +414,33 @@ fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, 
 
 #[cfg(test)]
 mod tests {
-    use super::{AnswerError, Verdict, pb};
+    use super::{AnswerError, Verdict, minizinc, pb};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn minizinc_answers_are_read_by_name() {
+        let names: BTreeMap<String, u32> = [("v_1_1", 0), ("h_1_1", 1), ("v_1_2", 2)]
+            .map(|(n, k)| (n.to_string(), k))
+            .into();
+        let first = "v_1_1 = 1;\nh_1_1 = 0;\nv_1_2 = 1;\n----------\nv_1_1 = 0;\n----------\n";
+        assert!(matches!(minizinc(first, &names), Some(Ok(Verdict::Solution(v))) if v == [0, 2]));
+        assert!(matches!(
+            minizinc("=====UNSATISFIABLE=====\n", &names),
+            Some(Ok(Verdict::Unsatisfiable))
+        ));
+        assert!(matches!(
+            minizinc("=====UNKNOWN=====\n", &names),
+            Some(Ok(Verdict::Unknown))
+        ));
+        assert!(
+            minizinc("v_1_1 = 1;\n", &names).is_none(),
+            "a solution never finished"
+        );
+        assert!(matches!(
+            minizinc("v_1_1 = 2;\n----------\n", &names),
+            Some(Err(AnswerError::Unreadable(_)))
+        ));
+    }
 
     #[test]
     fn pseudo_boolean_answers_are_read_by_their_literals() {

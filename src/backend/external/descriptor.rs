@@ -8,7 +8,7 @@
 //! time_limit = ["-t", "{seconds}"]      # optional, inserted after the program name,
 //!                                       # or where `command` has an element "{time_limit}"
 //! version = ["cadical", "--version"]    # optional
-//! answer = "competition"                # competition | minisat | cbc | glpsol | pb
+//! answer = "competition"                # competition | minisat | cbc | glpsol | pb | minizinc
 //! proof = ["--no-binary", "{proof}"]    # optional: how it writes a DRAT proof
 //! ```
 //!
@@ -34,6 +34,9 @@ pub enum AnswerFormat {
     /// The pseudo-Boolean competition's output on standard output: an `s` line and `v`
     /// lines of `xK`/`-xK` literals (exit status 0, 10, 20 or 30).
     Pb,
+    /// MiniZinc's output on standard output: `name = value;` lines of a solution ended
+    /// by `----------`, or `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`.
+    Minizinc,
 }
 
 /// One external program.
@@ -183,6 +186,7 @@ impl Descriptor {
                 Format::Lp | Format::Mps,
                 AnswerFormat::Cbc | AnswerFormat::Glpsol
             ) | (Format::Opb, AnswerFormat::Pb)
+                | (Format::Mzn, AnswerFormat::Minizinc)
         );
         if !fits {
             return Err(invalid(format!(

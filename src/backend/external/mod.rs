@@ -52,6 +52,10 @@ const SHIPPED: &[(&str, &str)] = &[
         "minisat-plus.toml",
         include_str!("../../../backends/minisat-plus.toml"),
     ),
+    (
+        "minizinc-gecode.toml",
+        include_str!("../../../backends/minizinc-gecode.toml"),
+    ),
     ("cbc.toml", include_str!("../../../backends/cbc.toml")),
     ("glpsol.toml", include_str!("../../../backends/glpsol.toml")),
 ];
