@@ -34,11 +34,12 @@ pub fn comment(name: &str) -> String {
     restrict(name)
 }
 
-/// A file name stem for a board: the same alphabet and length as [`comment`], and never
-/// empty or a dot-only name (`.`, `..`), which would be a hidden or special file.
+/// A file name stem for a board: the same alphabet and length as [`comment`], never
+/// empty and never starting with a dot, which would make a hidden or special file (`.`,
+/// `..`, or a name that `check-certificate` takes for a bundle still being written).
 pub fn file_stem(name: &str) -> String {
     let stem = restrict(name);
-    if stem.chars().all(|c| c == '.') {
+    if stem.is_empty() || stem.starts_with('.') {
         format!("_{stem}")
     } else {
         stem
@@ -139,7 +140,8 @@ mod tests {
         assert_eq!(file_stem(""), "_");
         assert_eq!(file_stem(".."), "_..");
         assert_eq!(file_stem("a/b"), "a_b");
-        assert_eq!(file_stem("../etc"), ".._etc");
+        assert_eq!(file_stem("../etc"), "_.._etc");
+        assert_eq!(file_stem(".partial-x"), "_.partial-x");
     }
 
     #[test]

@@ -97,6 +97,12 @@ pub enum CheckError {
          or drat-trim, or name one with --checker"
     )]
     NoChecker,
+    /// The private copy of the formula for the checker could not be written.
+    #[error("cannot write a private copy of the formula: {source}")]
+    Private {
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// The checker could not run.
     #[error("the DRAT checker {checker}: {source}")]
     Checker {
@@ -217,12 +223,7 @@ pub fn check_bundle(
     checker: &Checker,
     deadline: Option<Instant>,
 ) -> Result<Result<Accepted, Rejection>, CheckError> {
-    let read = |file: &'static str| {
-        std::fs::read_to_string(dir.join(file)).map_err(|e| Rejection::Unreadable {
-            file,
-            message: e.to_string(),
-        })
-    };
+    let read = |file: &'static str| read_small(&dir.join(file), file);
     let settled = || -> Result<(Manifest, crate::puzzle::Instance, usize, bool), Rejection> {
         let manifest: Manifest = serde_json::from_str(&read(files::MANIFEST)?)
             .map_err(|e| Rejection::Manifest(e.to_string()))?;
@@ -303,14 +304,22 @@ pub fn check_bundle(
         Ok(cnf) => cnf,
         Err(e) => return Ok(Err(Rejection::Rebuild(e.to_string()))),
     };
-    let given = match std::fs::read(dir.join(files::RULES)) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            return Ok(Err(Rejection::Unreadable {
+    // Read no more than the rules can hold: a longer file differs anyway.
+    let given = match regular_file(&dir.join(files::RULES), files::RULES).and_then(|_| {
+        let mut bytes = Vec::new();
+        std::fs::File::open(dir.join(files::RULES))
+            .and_then(|f| {
+                use std::io::Read;
+                f.take(rebuilt.len() as u64 + 1).read_to_end(&mut bytes)
+            })
+            .map(|_| bytes)
+            .map_err(|e| Rejection::Unreadable {
                 file: files::RULES,
                 message: e.to_string(),
-            }));
-        }
+            })
+    }) {
+        Ok(bytes) => bytes,
+        Err(rejection) => return Ok(Err(rejection)),
     };
     if let Some(difference) = first_difference(rebuilt.as_bytes(), &given) {
         return Ok(Err(Rejection::RulesDiffer {
@@ -323,18 +332,30 @@ pub fn check_bundle(
         }));
     }
     accepted.clauses = rebuilt.lines().count().saturating_sub(1);
-    let proof = dir.join(files::PROOF);
-    accepted.proof_bytes = match std::fs::metadata(&proof) {
-        Ok(meta) => meta.len(),
-        Err(e) => {
-            return Ok(Err(Rejection::Unreadable {
+    let proof = match regular_file(&dir.join(files::PROOF), files::PROOF).and_then(|len| {
+        std::fs::canonicalize(dir.join(files::PROOF))
+            .map(|path| (path, len))
+            .map_err(|e| Rejection::Unreadable {
                 file: files::PROOF,
                 message: e.to_string(),
-            }));
+            })
+    }) {
+        Ok((path, len)) => {
+            accepted.proof_bytes = len;
+            path
         }
+        Err(rejection) => return Ok(Err(rejection)),
     };
+    // The checker reads the formula just compared, from a private copy: the bundle's
+    // file could change between the comparison and the check.
+    let formula = crate::interrupt::TempGuard::directory()
+        .and_then(|private| {
+            let path = private.path().join(files::RULES);
+            std::fs::write(&path, rebuilt.as_bytes()).map(|()| (private, path))
+        })
+        .map_err(|source| CheckError::Private { source })?;
     let started = Instant::now();
-    let verdict = checker.run(&dir.join(files::RULES), &proof, deadline)?;
+    let verdict = checker.run(&formula.1, &proof, deadline)?;
     accepted.check_time = started.elapsed();
     Ok(match verdict {
         Ok(()) => Ok(accepted),
@@ -342,6 +363,40 @@ pub fn check_bundle(
             checker: checker.name(),
             said,
         }),
+    })
+}
+
+/// Most bytes read from a bundle's small files (manifest, board, tilings).
+const SMALL_FILE_LIMIT: u64 = 64 << 20;
+
+/// The length of a regular file (a link to one is followed); a directory, a FIFO or a
+/// device is rejected before it is read.
+fn regular_file(path: &Path, file: &'static str) -> Result<u64, Rejection> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(meta.len()),
+        Ok(_) => Err(Rejection::Unreadable {
+            file,
+            message: "not a regular file".to_string(),
+        }),
+        Err(e) => Err(Rejection::Unreadable {
+            file,
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// A small file of the bundle, whole, refused past [`SMALL_FILE_LIMIT`].
+fn read_small(path: &Path, file: &'static str) -> Result<String, Rejection> {
+    let len = regular_file(path, file)?;
+    if len > SMALL_FILE_LIMIT {
+        return Err(Rejection::Unreadable {
+            file,
+            message: format!("{len} bytes, more than a certificate's {SMALL_FILE_LIMIT}"),
+        });
+    }
+    std::fs::read_to_string(path).map_err(|e| Rejection::Unreadable {
+        file,
+        message: e.to_string(),
     })
 }
 
@@ -376,9 +431,9 @@ pub fn bundles_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| {
-            // A bundle still being written is hidden (`.partial-…`).
+            // A bundle still being written (`.partial-…`) is not one yet.
             !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                .is_some_and(|n| n.to_string_lossy().starts_with(".partial-"))
                 && p.join(files::MANIFEST).is_file()
         })
         .collect();

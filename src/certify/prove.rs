@@ -142,10 +142,13 @@ impl Prover {
             return Ok(Verdict::Unknown("the time limit ran out".to_string()));
         }
         let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
-        if said("s UNSATISFIABLE") {
+        // A verdict counts only with the exit status that goes with it: a prover that
+        // crashed after printing one may have left its proof half-written.
+        let code = run.status.and_then(|s| s.code());
+        if said("s UNSATISFIABLE") && code == Some(20) {
             return Ok(Verdict::Refuted);
         }
-        if said("s SATISFIABLE") {
+        if said("s SATISFIABLE") && code == Some(10) {
             return Ok(Verdict::Satisfiable);
         }
         let tail: String = run.stderr.lines().last().unwrap_or_default().to_string();

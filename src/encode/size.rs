@@ -148,7 +148,15 @@ fn sorting_network(n: usize) -> Size {
 
 /// An upper bound on [`super::encode_weighted_equal`] over `terms` weights with `target`:
 /// one variable and at most four clauses of three literals per diagram node.
-pub fn estimate_weighted(terms: usize, target: u64) -> Size {
+pub fn estimate_weighted(terms: usize, target: u64, total: u64) -> Size {
+    if target > total {
+        // `encode_weighted_equal` writes the empty clause and nothing else.
+        return Size {
+            vars: 0,
+            clauses: 1,
+            lits: 0,
+        };
+    }
     let states = (terms as u64).saturating_mul(target.saturating_add(1));
     Size {
         vars: states,
@@ -226,7 +234,7 @@ mod tests {
                 let mut pool = VarPool::starting_after(terms.len() as u32);
                 let mut tally = Tally::default();
                 encode_weighted_equal(&terms, target, &mut pool, &mut tally).unwrap();
-                let est = estimate_weighted(terms.len(), target);
+                let est = estimate_weighted(terms.len(), target, total);
                 assert!(est.clauses >= tally.0.clauses && est.lits >= tally.0.lits);
                 assert!(est.vars >= u64::from(pool.used()) - terms.len() as u64);
             }

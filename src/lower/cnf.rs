@@ -67,7 +67,8 @@ pub fn estimate(model: &Model, encoding: Encoding) -> Size {
         );
     }
     for sum in &model.clue_sums {
-        total += size::estimate_weighted(sum.terms.len(), sum.target);
+        let weight: u64 = sum.terms.iter().map(|&(w, _)| u64::from(w)).sum();
+        total += size::estimate_weighted(sum.terms.len(), sum.target, weight);
     }
     total
 }

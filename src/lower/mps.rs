@@ -14,7 +14,7 @@ struct Row {
     name: String,
     sense: char,
     terms: Vec<(u64, u32)>,
-    rhs: i64,
+    rhs: i128,
 }
 
 /// The whole file, deterministic.
@@ -44,7 +44,7 @@ pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
             name,
             sense: 'E',
             terms,
-            rhs: rhs as i64,
+            rhs: i128::from(rhs),
         });
     }
     for (k, tiling) in blocked.iter().enumerate() {
@@ -52,7 +52,7 @@ pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
             name: format!("nogood_{}", k + 1),
             sense: 'L',
             terms: tiling.iter().map(|&p| (1, p)).collect(),
-            rhs: tiling.len() as i64 - 1,
+            rhs: tiling.len() as i128 - 1,
         });
     }
     // The column view: each placement's rows, in row order.

@@ -605,3 +605,35 @@ fn generated_boards_come_with_certificates() {
         .unwrap();
     assert_eq!(planted.status.code(), Some(2));
 }
+
+/// A board whose name starts with a dot gets a bundle that is not hidden, so that
+/// `check-certificate DIR` sees it (a hidden one was skipped as a bundle being written).
+#[test]
+fn a_dotted_name_gets_a_visible_bundle() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board.json");
+    let text = std::fs::read_to_string(model("observed/6x6.json")).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    value["name"] = serde_json::json!(".partial-6x6");
+    std::fs::write(&board, value.to_string()).unwrap();
+    let certs = dir.path().join("certs");
+    succeed(
+        dominofit()
+            .arg("solve")
+            .arg(&board)
+            .args(["--limit", "2", "--certify"])
+            .arg(&certs),
+    );
+    assert!(
+        certs
+            .join("_.partial-6x6")
+            .join("certificate.json")
+            .is_file()
+    );
+    let out = succeed(dominofit().arg("check-certificate").arg(&certs));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(accepted_lines(&report, "unique"), 1, "{report}");
+}

@@ -265,6 +265,18 @@ fn bad_descriptors_are_refused_with_their_file() {
             "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\ncolour = 1\n",
             "unknown field",
         ),
+        (
+            "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\nproof = [\"-p\"]\n",
+            "`proof` never mentions {proof}",
+        ),
+        (
+            "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\", \"{output}\"]\nanswer = \"competition\"\nproof = [\"{proof}\"]\n",
+            "`command` may not use it",
+        ),
+        (
+            "name = \"x\"\nreads = \"lp\"\ncommand = [\"x\", \"{input}\", \"{output}\"]\nanswer = \"glpsol\"\nproof = [\"{proof}\"]\n",
+            "only with the competition answer format",
+        ),
     ] {
         let err = Descriptor::parse(text, "bad.toml").unwrap_err().to_string();
         assert!(

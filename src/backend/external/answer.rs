@@ -236,7 +236,9 @@ fn minizinc(
     names: &BTreeMap<String, PlacementId>,
 ) -> Option<Result<Verdict, AnswerError>> {
     let lines: Vec<&str> = stdout.lines().map(str::trim).collect();
-    if lines.contains(&"=====UNSATISFIABLE=====") {
+    // A MIP solver cannot tell the two apart; with every domain 0..1 nothing is
+    // unbounded.
+    if lines.contains(&"=====UNSATISFIABLE=====") || lines.contains(&"=====UNSATorUNBOUNDED=====") {
         return Some(Ok(Verdict::Unsatisfiable));
     }
     if lines.contains(&"=====UNKNOWN=====") {

@@ -176,6 +176,12 @@ impl Descriptor {
                     "`proof` goes only with the competition answer format".to_string(),
                 ));
             }
+            if d.command.iter().any(|a| a.contains("{output}")) {
+                return Err(invalid(
+                    "with `proof`, the proof file takes {output}: `command` may not use it"
+                        .to_string(),
+                ));
+            }
         }
         let fits = matches!(
             (d.reads, d.answer),

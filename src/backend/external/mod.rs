@@ -252,7 +252,10 @@ impl Backend for External {
                 budget.deadline,
                 &|| budget.expired(),
                 max_answer,
-                self.descriptor.answer == AnswerFormat::Competition,
+                matches!(
+                    self.descriptor.answer,
+                    AnswerFormat::Competition | AnswerFormat::Pb | AnswerFormat::Minizinc
+                ),
             )
             .map_err(|e| match e {
                 runner::RunError::Interrupted => BackendError::Interrupted,
