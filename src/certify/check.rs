@@ -214,13 +214,14 @@ pub struct Accepted {
 }
 
 /// Checks the bundle in `dir`: `Ok(Ok(_))` accepted, `Ok(Err(_))` rejected with the
-/// reason.
+/// reason. `checker` is asked for only when there is a proof to check, so that bundles
+/// of tilings alone need no DRAT checker.
 ///
 /// # Errors
-/// The DRAT checker could not run.
+/// No DRAT checker, or it could not run.
 pub fn check_bundle(
     dir: &Path,
-    checker: &Checker,
+    checker: &dyn Fn() -> Result<Checker, CheckError>,
     deadline: Option<Instant>,
 ) -> Result<Result<Accepted, Rejection>, CheckError> {
     let read = |file: &'static str| read_small(&dir.join(file), file);
@@ -355,6 +356,7 @@ pub fn check_bundle(
         })
         .map_err(|source| CheckError::Private { source })?;
     let started = Instant::now();
+    let checker = checker()?;
     let verdict = checker.run(&formula.1, &proof, deadline)?;
     accepted.check_time = started.elapsed();
     Ok(match verdict {

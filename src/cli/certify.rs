@@ -81,7 +81,14 @@ impl Certifier {
 }
 
 pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> {
-    let checker = Checker::find(args.checker.as_deref())?;
+    // Looked for at the first proof: bundles of tilings alone need no checker.
+    let found = std::cell::OnceCell::new();
+    let checker = || {
+        found
+            .get_or_init(|| Checker::find(args.checker.as_deref()).ok())
+            .clone()
+            .ok_or(check::CheckError::NoChecker)
+    };
     let mut bundles = Vec::new();
     for dir in &args.dirs {
         let found = check::bundles_in(dir)
@@ -109,7 +116,7 @@ pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> 
                 terminal(&accepted.name),
                 accepted.clauses,
                 dominofit::memory::human(accepted.proof_bytes),
-                checker.name(),
+                checker()?.name(),
                 accepted.check_time.as_secs_f64() * 1e3
             )?,
             Ok(accepted) => writeln!(

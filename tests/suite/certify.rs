@@ -637,3 +637,32 @@ fn a_dotted_name_gets_a_visible_bundle() {
     let report = String::from_utf8(out.stdout).unwrap();
     assert_eq!(accepted_lines(&report, "unique"), 1, "{report}");
 }
+
+/// Bundles of tilings alone (`sat`, `multiple`) are checked without a DRAT checker.
+#[test]
+fn tilings_alone_need_no_drat_checker() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    succeed(
+        dominofit()
+            .args([
+                "solve",
+                &model("observed/6x6.json"),
+                "--limit",
+                "1",
+                "--certify",
+            ])
+            .arg(&certs),
+    );
+    let out = succeed(
+        dominofit()
+            .arg("check-certificate")
+            .arg(&certs)
+            .args(["--checker", "/nonexistent/rate"]),
+    );
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.contains(": accepted: sat `observed-6x6` (tilings verified)"),
+        "{report}"
+    );
+}
