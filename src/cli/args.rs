@@ -266,16 +266,23 @@ pub(super) struct SolveArgs {
     /// rules out is an error naming the board.
     #[arg(long, value_name = "DIR", conflicts_with = "repeat")]
     pub(super) certify: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) prover: ProverArg,
+}
+
+/// The prover of `--certify`, for `solve` and `generate` alike.
+#[derive(Debug, Args)]
+pub(super) struct ProverArg {
     /// The proof-logging solver for --certify: auto (the first installed of cadical and
     /// kissat, else varisat), varisat (built in, much slower on the raw rules of large
     /// unsat boards), or an external solver whose descriptor has a `proof` field.
     #[arg(
-        long,
+        long = "prover",
         value_name = "NAME",
         default_value = "auto",
         requires = "certify"
     )]
-    pub(super) prover: String,
+    pub(super) name: String,
 }
 
 #[derive(Debug, Args)]
@@ -371,14 +378,8 @@ pub(super) struct GenerateArgs {
     /// the generator's own search).
     #[arg(long, value_name = "DIR")]
     pub(super) certify: Option<PathBuf>,
-    /// The proof-logging solver for --certify (see `solve --help`).
-    #[arg(
-        long,
-        value_name = "NAME",
-        default_value = "auto",
-        requires = "certify"
-    )]
-    pub(super) prover: String,
+    #[command(flatten)]
+    pub(super) prover: ProverArg,
 }
 
 /// Most timed calls per instance: enough for a stable median of microsecond runs, and

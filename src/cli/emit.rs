@@ -90,7 +90,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
         }
         Some(dir) => Some(super::certify::Certifier::new(
             dir,
-            &args.prover,
+            &args.prover.name,
             Some(args.timeout),
             &[],
         )?),

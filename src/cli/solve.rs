@@ -37,7 +37,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let certifier = match &args.certify {
         Some(dir) => Some(super::certify::Certifier::new(
             dir,
-            &args.prover,
+            &args.prover.name,
             args.common.timeout,
             &instances,
         )?),
