@@ -394,6 +394,11 @@ fn check_tampered(bundle: &Path, tamper: impl FnOnce(&Path)) -> (bool, String) {
     )
 }
 
+/// A tampered bundle fails `check-certificate`, which names `reason`.
+fn assert_rejected((ok, report): (bool, String), reason: &str) {
+    assert!(!ok && report.contains(reason), "{report}");
+}
+
 fn edit(file: &Path, change: impl FnOnce(String) -> String) {
     let text = std::fs::read_to_string(file).unwrap();
     std::fs::write(file, change(text)).unwrap();
@@ -411,80 +416,77 @@ fn tampered_certificates_are_rejected_with_the_reason() {
         assert!(ok, "{report}");
     }
     // A clause of the rules dropped.
-    let (ok, report) = check_tampered(&b.unsat, |d| {
-        edit(&d.join("rules.cnf"), |text| {
-            let mut lines: Vec<&str> = text.lines().collect();
-            lines.remove(lines.len() / 2);
-            lines.join("\n") + "\n"
-        })
-    });
-    assert!(
-        !ok && report.contains("rejected: rules.cnf is not the raw-rules CNF"),
-        "{report}"
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("rules.cnf"), |text| {
+                let mut lines: Vec<&str> = text.lines().collect();
+                lines.remove(lines.len() / 2);
+                lines.join("\n") + "\n"
+            })
+        }),
+        "rejected: rules.cnf is not the raw-rules CNF",
     );
     // A clue changed: the rules rebuilt from it differ.
-    let (ok, report) = check_tampered(&b.unsat, |d| {
-        edit(&d.join("instance.json"), |text| {
-            text.replacen("\"row_clues\":[", "\"row_clues\":[1", 1)
-        })
-    });
-    assert!(!ok && report.contains("rejected: "), "{report}");
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("instance.json"), |text| {
+                text.replacen("\"row_clues\":[", "\"row_clues\":[1", 1)
+            })
+        }),
+        "rejected: ",
+    );
     // The tiling altered: its first vertical piece moved one column.
-    let (ok, report) = check_tampered(&b.unique, |d| {
-        edit(&d.join("solutions.jsonl"), |text| {
-            let mut tiling: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
-            let first = &mut tiling["vertical"][0][1];
-            *first = serde_json::json!(first.as_u64().unwrap() % 7 + 1);
-            tiling.to_string() + "\n"
-        })
-    });
-    assert!(
-        !ok && report.contains("rejected: tiling 1 of solutions.jsonl"),
-        "{report}"
+    assert_rejected(
+        check_tampered(&b.unique, |d| {
+            edit(&d.join("solutions.jsonl"), |text| {
+                let mut tiling: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+                let first = &mut tiling["vertical"][0][1];
+                *first = serde_json::json!(first.as_u64().unwrap() % 7 + 1);
+                tiling.to_string() + "\n"
+            })
+        }),
+        "rejected: tiling 1 of solutions.jsonl",
     );
     // The proof emptied of everything but its deletions: the rules are not refuted by
     // unit propagation alone, so there is nothing left to verify.
-    let (ok, report) = check_tampered(&b.unsat, |d| {
-        edit(&d.join("proof.drat"), |text| {
-            text.lines()
-                .filter(|l| l.starts_with('d'))
-                .map(|l| format!("{l}\n"))
-                .collect()
-        })
-    });
-    assert!(
-        !ok && report.contains("rate did not verify proof.drat"),
-        "{report}"
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.drat"), |text| {
+                text.lines()
+                    .filter(|l| l.starts_with('d'))
+                    .map(|l| format!("{l}\n"))
+                    .collect()
+            })
+        }),
+        "rate did not verify proof.drat",
     );
     // The proof cut after its first half of lemmas, as a truncated copy would be. (One
     // lemma removed is often still a valid proof: the checker re-derives what the next
     // lemmas need by unit propagation, so that is no tampering to catch.)
-    let (ok, report) = check_tampered(&b.unsat, |d| {
-        edit(&d.join("proof.drat"), |text| {
-            let lines: Vec<&str> = text.lines().collect();
-            let lemmas = lines.iter().filter(|l| !l.starts_with('d')).count();
-            let mut kept = 0;
-            lines
-                .iter()
-                .take_while(|l| {
-                    kept += usize::from(!l.starts_with('d'));
-                    kept <= lemmas / 2
-                })
-                .map(|l| format!("{l}\n"))
-                .collect()
-        })
-    });
-    assert!(
-        !ok && report.contains("rate did not verify proof.drat"),
-        "{report}"
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.drat"), |text| {
+                let lines: Vec<&str> = text.lines().collect();
+                let lemmas = lines.iter().filter(|l| !l.starts_with('d')).count();
+                let mut kept = 0;
+                lines
+                    .iter()
+                    .take_while(|l| {
+                        kept += usize::from(!l.starts_with('d'));
+                        kept <= lemmas / 2
+                    })
+                    .map(|l| format!("{l}\n"))
+                    .collect()
+            })
+        }),
+        "rate did not verify proof.drat",
     );
     // A wrong proof for the right rules: the proof of another board.
-    let (ok, report) = check_tampered(&b.unsat, |d| {
-        std::fs::copy(b.unique.join("proof.drat"), d.join("proof.drat")).unwrap();
-    });
-    assert!(
-        !ok && report.contains("rate did not verify proof.drat"),
-        "{report}"
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            std::fs::copy(b.unique.join("proof.drat"), d.join("proof.drat")).unwrap();
+        }),
+        "rate did not verify proof.drat",
     );
 }
 
