@@ -232,7 +232,8 @@ impl serde::Serialize for StreamEnd<'_> {
 }
 
 /// One tiling line of `solve --format jsonl`.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct StreamedTiling<'a> {
     /// The board's name.
     pub name: &'a str,
@@ -399,14 +400,18 @@ fn check_families(backend: &dyn Backend, model: &Model) -> Result<(), BackendErr
 }
 
 /// The `stats` object of the JSON reports.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct Stats<'a> {
+    /// Wall-clock time from compilation to the answer, in milliseconds (to 0.1 µs);
+    /// in benchmark mode the median of the timed calls.
     time_ms: f64,
     #[serde(flatten)]
     counters: &'a Counters,
     /// Why the search ended early, when it did (`timeout`, `capped`).
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped: Option<Ending>,
+    /// Why there is no solution, in a player's words, when the clues alone decided.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
 }
@@ -431,17 +436,27 @@ impl<'a> Stats<'a> {
 
 /// The JSON object of a report: `solve --format json`'s line (FORMAT.md), with the
 /// tilings; or, streamed, the last line of `--format jsonl`, with their number instead.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 struct ReportJson<'a> {
+    /// The board's name.
     name: &'a str,
+    /// The backend that answered, by name.
     backend: &'a str,
+    /// The solution limit asked for: 1 first solution, 2 uniqueness, 0 all.
     limit: usize,
-    status: &'static str,
+    /// The answer.
+    status: Status,
+    /// Whether the search was exhausted.
     complete: bool,
+    /// The tilings found, each passed by the raw-rules verifier (not in streamed output,
+    /// whose tilings came on lines of their own).
     #[serde(skip_serializing_if = "Option::is_none")]
     solutions: Option<&'a [Solution]>,
+    /// Streamed output only: how many tilings were streamed.
     #[serde(skip_serializing_if = "Option::is_none")]
     found: Option<u64>,
+    /// Time and the work the backend reports.
     stats: Stats<'a>,
 }
 
@@ -451,7 +466,7 @@ impl Report {
             name: &self.name,
             backend: &self.backend,
             limit: self.limit,
-            status: self.status.name(),
+            status: self.status,
             complete: self.complete,
             solutions: (!streamed).then_some(self.solutions.as_slice()),
             found: streamed.then_some(self.found),
@@ -467,19 +482,28 @@ impl serde::Serialize for Report {
     }
 }
 
+/// The JSON object of a count.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+struct CountJson<'a> {
+    /// The board's name.
+    name: &'a str,
+    /// The backend that counted, by name.
+    backend: &'a str,
+    /// Decimal digits: exact when `complete`, otherwise a lower bound.
+    #[schemars(regex(pattern = r"^(0|[1-9][0-9]*)$"))]
+    count: String,
+    /// Whether every solution was counted.
+    complete: bool,
+    /// Time and the work the backend reports.
+    stats: Stats<'a>,
+}
+
 /// One line of `count --format json` (FORMAT.md): the count as a decimal string, since
 /// counts outgrow every JSON number type.
 impl serde::Serialize for CountReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            name: &'a str,
-            backend: &'a str,
-            count: String,
-            complete: bool,
-            stats: Stats<'a>,
-        }
-        Out {
+        CountJson {
             name: &self.name,
             backend: &self.backend,
             count: self.count.to_string(),
@@ -487,5 +511,38 @@ impl serde::Serialize for CountReport {
             stats: Stats::of(self.time, &self.counters, self.ending, &self.reason),
         }
         .serialize(serializer)
+    }
+}
+
+/// The schema of `solve --format json`'s lines, from the struct that writes them.
+impl schemars::JsonSchema for Report {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Report".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        ReportJson::json_schema(generator)
+    }
+}
+
+/// The schema of the last line of `solve --format jsonl`.
+impl schemars::JsonSchema for StreamEnd<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StreamEnd".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        ReportJson::json_schema(generator)
+    }
+}
+
+/// The schema of `count --format json`'s lines.
+impl schemars::JsonSchema for CountReport {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CountReport".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        CountJson::json_schema(generator)
     }
 }

@@ -39,7 +39,7 @@ pub enum Control {
 }
 
 /// Why a backend's search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Ending {
     /// Every solution was reported: the search space is exhausted.
@@ -110,7 +110,8 @@ impl Budget<'_> {
 
 /// Work counters a backend reports; every field is optional so each backend fills
 /// in what it has.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Counters {
     /// Nodes of the search tree visited.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -308,7 +309,7 @@ pub struct ExactCount {
 }
 
 /// The FORMAT.md statuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// At least one solution found; the search stopped at the limit without being

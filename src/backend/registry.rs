@@ -11,7 +11,8 @@ use super::{Backend, BackendOptions, dp, external, ilp, native, portfolio, sat};
 use crate::encode::Encoding;
 
 /// What a backend can do, for the checks that happen before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Capabilities {
     /// Counts solutions without enumerating them (`count` does not need blocking).
     pub counts_directly: bool,

@@ -49,7 +49,7 @@ pub mod files {
 }
 
 /// `certificate.json`: what the bundle claims.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
     /// Always [`KIND`].

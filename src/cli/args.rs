@@ -43,6 +43,9 @@ pub(super) enum Command {
     /// Print a completion script for a shell, e.g. `dominofit completions bash >
     /// ~/.local/share/bash-completion/completions/dominofit`.
     Completions(CompletionsArgs),
+    /// Print the JSON Schema of one of dominofit's JSON outputs (the same files as
+    /// `schemas/` in the repository); without a name, list them.
+    Schema(SchemaArgs),
     /// varisat as a worker process of dominofit itself (internal: the varisat backend
     /// starts it so that a deadline can kill it).
     #[command(hide = true)]
@@ -56,6 +59,13 @@ pub(super) enum Command {
     /// `s UNSATISFIABLE`.
     #[command(hide = true)]
     WorkerProve(WorkerProveArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct SchemaArgs {
+    /// The output: instance, solution, solve, solve-jsonl, count, backends, model,
+    /// race-summary or certificate.
+    pub(super) name: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ mod emit;
 mod files;
 mod output;
 mod race;
+mod schema;
 mod show;
 mod solve;
 
@@ -47,12 +48,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Race(args) => race(args),
         Command::Show(args) => show(args),
         Command::Backends(args) => backends(&args),
+        Command::Schema(args) => schema::schema(&args),
         Command::Completions(args) => {
             use clap::CommandFactory;
+            // Hidden (internal) subcommands are left out: a user never types them, and
+            // clap_complete would offer them.
+            let full = Cli::command();
+            let mut command = clap::Command::new("dominofit")
+                .version(env!("CARGO_PKG_VERSION"))
+                .subcommands(full.get_subcommands().filter(|c| !c.is_hide_set()).cloned());
             // Into memory first: clap_complete panics when its writer fails (a closed
             // pipe); a failed write here is an ordinary error.
             let mut script = Vec::new();
-            clap_complete::generate(args.shell, &mut Cli::command(), "dominofit", &mut script);
+            clap_complete::generate(args.shell, &mut command, "dominofit", &mut script);
             std::io::stdout().lock().write_all(&script)?;
             Ok(ExitCode::SUCCESS)
         }

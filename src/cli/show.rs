@@ -68,17 +68,26 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
 }
 
 /// One line of `backends --format json`.
-#[derive(serde::Serialize)]
-struct BackendLine<'a> {
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(super) struct BackendLine<'a> {
+    /// The name `--backend` takes.
     name: &'a str,
+    /// `built-in` (in-process) or `external` (a program dominofit runs).
+    #[schemars(regex(pattern = "^(built-in|external)$"))]
     kind: &'static str,
     /// `available` (built in), `found` or `missing` (external programs).
+    #[schemars(regex(pattern = "^(available|found|missing)$"))]
     status: &'static str,
+    /// The program's version line, when it was found and says one.
     #[serde(skip_serializing_if = "Option::is_none")]
     version: Option<String>,
+    /// Why a missing program is missing.
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<String>,
+    /// What it reads: the model in-process, or a file format.
     reads: &'a str,
+    /// What it can do, checked before it runs.
     capabilities: backend::Capabilities,
     /// The encodings `NAME:ENCODING` takes, when it takes one.
     encodings: Vec<&'static str>,

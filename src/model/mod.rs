@@ -18,7 +18,7 @@ pub use inversion::{Infeasibility, Margins, invert};
 pub type PlacementId = u32;
 
 /// Which constraint families a model carries besides the exact cover.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Families {
@@ -56,7 +56,7 @@ impl Families {
 from_str_by_name!(Families, UnknownFamilies, "constraint families");
 
 /// The family a quota group belongs to; the index in [`QuotaGroup`] says which line or cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 pub enum Family {
     /// Vertical pieces crossing below row `index`.
     #[serde(rename = "u")]
@@ -110,7 +110,7 @@ impl Family {
 pub type CoverList = smallvec::SmallVec<[PlacementId; 4]>;
 
 /// `ExactlyOne` over the placements covering one open cell.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Cover {
     /// One-based.
     pub row: usize,
@@ -136,16 +136,20 @@ pub struct QuotaGroup {
 }
 
 /// A quota group as a model dump shows it, with its members.
-#[derive(Serialize)]
-struct QuotaView<'a> {
-    family: Family,
-    index: usize,
-    quota: u32,
-    placements: &'a [PlacementId],
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct QuotaView<'a> {
+    /// The family: `u`, `p`, `q`, `t` or a colour split.
+    pub family: Family,
+    /// One-based row or column of the line or cut.
+    pub index: usize,
+    /// Exactly this many members are placed.
+    pub quota: u32,
+    /// The members, placement numbers.
+    pub placements: &'a [PlacementId],
 }
 
 /// Which line a raw clue sum constrains.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Line {
     /// The clue of a row.
@@ -155,7 +159,7 @@ pub enum Line {
 }
 
 /// A raw clue: `Σ weight · placement = target`, weights 1 (vertical dot) or 2.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ClueSum {
     /// Whether `index` names a row or a column.
     pub line: Line,
@@ -170,7 +174,7 @@ pub struct ClueSum {
 }
 
 /// A placement as written in a model dump: kind and one-based start cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PlacementView {
     /// `V` or `H`, from [`Orientation::letter`].
     pub kind: char,
@@ -403,44 +407,81 @@ impl Model {
     /// A readable, deterministic JSON dump: one line per placement, cover and quota,
     /// so that a diff of two dumps shows which constraint changed.
     pub fn to_json_dump(&self) -> String {
+        let dump = self.dump();
         let mut out = String::new();
         let _ = writeln!(out, "{{");
-        let _ = writeln!(out, "  \"name\": {},", json_string(&self.name));
-        let _ = writeln!(out, "  \"rows\": {},", self.rows);
-        let _ = writeln!(out, "  \"cols\": {},", self.cols);
-        let _ = writeln!(out, "  \"families\": \"{}\",", self.families.name());
-        let reason = match &self.infeasible {
-            Some(r) => json_string(&r.to_string()),
-            None => "null".to_string(),
-        };
-        let _ = writeln!(out, "  \"infeasible\": {reason},");
-        let views: Vec<PlacementView> = (0..self.placements.len() as PlacementId)
-            .map(|id| self.placement_view(id))
-            .collect();
-        write_list(&mut out, "placements", views.iter().map(one_line), false);
-        write_list(&mut out, "covers", self.covers.iter().map(one_line), false);
-        let quotas = self.quotas.iter().map(|g| {
-            one_line(&QuotaView {
-                family: g.family,
-                index: g.index,
-                quota: g.quota,
-                placements: self.members(g),
-            })
-        });
-        write_list(&mut out, "quotas", quotas, false);
+        let _ = writeln!(out, "  \"name\": {},", one_line(&dump.name));
+        let _ = writeln!(out, "  \"rows\": {},", dump.rows);
+        let _ = writeln!(out, "  \"cols\": {},", dump.cols);
+        let _ = writeln!(out, "  \"families\": {},", one_line(&dump.families));
+        let _ = writeln!(out, "  \"infeasible\": {},", one_line(&dump.infeasible));
+        write_list(
+            &mut out,
+            "placements",
+            dump.placements.iter().map(one_line),
+            false,
+        );
+        write_list(&mut out, "covers", dump.covers.iter().map(one_line), false);
+        write_list(&mut out, "quotas", dump.quotas.iter().map(one_line), false);
         write_list(
             &mut out,
             "clue_sums",
-            self.clue_sums.iter().map(one_line),
+            dump.clue_sums.iter().map(one_line),
             true,
         );
         let _ = writeln!(out, "}}");
         out
     }
+
+    /// The parts of the dump, which [`Model::to_json_dump`] writes one per line.
+    pub fn dump(&self) -> ModelDump<'_> {
+        ModelDump {
+            name: &self.name,
+            rows: self.rows,
+            cols: self.cols,
+            families: self.families,
+            infeasible: self.infeasible.as_ref().map(|r| r.to_string()),
+            placements: (0..self.placements.len() as PlacementId)
+                .map(|id| self.placement_view(id))
+                .collect(),
+            covers: &self.covers,
+            quotas: self
+                .quotas
+                .iter()
+                .map(|g| QuotaView {
+                    family: g.family,
+                    index: g.index,
+                    quota: g.quota,
+                    placements: self.members(g),
+                })
+                .collect(),
+            clue_sums: &self.clue_sums,
+        }
+    }
 }
 
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).expect("strings always serialize")
+/// `emit --to model-json`: the compiled model as data.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ModelDump<'a> {
+    /// The board's name.
+    pub name: &'a str,
+    /// Board height.
+    pub rows: usize,
+    /// Board width.
+    pub cols: usize,
+    /// The constraint families compiled besides the exact cover.
+    pub families: Families,
+    /// Why clue inversion proved the board infeasible, or null.
+    pub infeasible: Option<String>,
+    /// Placement `K` (zero-based position in this list) is the piece at this start cell.
+    pub placements: Vec<PlacementView>,
+    /// One exactly-one constraint per open cell, row-major.
+    pub covers: &'a [Cover],
+    /// The quota groups: exactly `quota` of `placements` are placed.
+    pub quotas: Vec<QuotaView<'a>>,
+    /// The raw clue sums (under `--families raw`).
+    pub clue_sums: &'a [ClueSum],
 }
 
 fn write_list(out: &mut String, key: &str, items: impl Iterator<Item = String>, last: bool) {

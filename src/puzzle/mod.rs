@@ -172,16 +172,7 @@ impl Instance {
 
     /// The instance in the FORMAT.md JSON shape, on one line (for workloads).
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            name: &'a str,
-            rows: usize,
-            cols: usize,
-            blocked: Vec<[usize; 2]>,
-            row_clues: &'a [u64],
-            col_clues: &'a [u64],
-        }
-        let out = Out {
+        let out = InstanceJson {
             name: &self.name,
             rows: self.rows,
             cols: self.cols,
@@ -191,6 +182,37 @@ impl Instance {
         };
         serde_json::to_string(&out).expect("plain data always serializes")
     }
+}
+
+/// An instance as dominofit writes it (FORMAT.md; in files people write, `name` may be
+/// left out).
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct InstanceJson<'a> {
+    /// The board's name.
+    pub name: &'a str,
+    /// Board height.
+    #[schemars(range(min = 1))]
+    pub rows: usize,
+    /// Board width.
+    #[schemars(range(min = 1))]
+    pub cols: usize,
+    /// Blocked cells as one-based `[row, col]` pairs, row-major.
+    pub blocked: Vec<[usize; 2]>,
+    /// The dots each row must carry, top to bottom.
+    pub row_clues: &'a [u64],
+    /// The dots each column must carry, left to right.
+    pub col_clues: &'a [u64],
+}
+
+/// A tiling as FORMAT.md writes it: one-based start cells, sorted row-major.
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct SolutionJson {
+    /// Top cells of vertical pieces (one dot on top, blank below).
+    pub vertical: Vec<[usize; 2]>,
+    /// Left cells of horizontal pieces (blank on the left, two dots on the right).
+    pub horizontal: Vec<[usize; 2]>,
 }
 
 /// A set of placed pieces, kept sorted row-major so equal tilings compare equal.
@@ -245,16 +267,22 @@ impl Solution {
 /// Serializes as the FORMAT.md solution object, with one-based coordinates.
 impl Serialize for Solution {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Out {
-            vertical: Vec<[usize; 2]>,
-            horizontal: Vec<[usize; 2]>,
-        }
         let one_based = |v: &[(usize, usize)]| v.iter().map(|&(r, c)| [r + 1, c + 1]).collect();
-        Out {
+        SolutionJson {
             vertical: one_based(&self.vertical),
             horizontal: one_based(&self.horizontal),
         }
         .serialize(serializer)
+    }
+}
+
+/// The schema of a serialized tiling.
+impl schemars::JsonSchema for Solution {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Solution".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        SolutionJson::json_schema(generator)
     }
 }

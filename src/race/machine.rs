@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 /// What measured a race.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Machine {
     /// The processor's model name (`/proc/cpuinfo`), or `unknown`.
     pub cpu: String,

@@ -11,7 +11,8 @@ use crate::backend::registry;
 use crate::escape::markdown as cell;
 
 /// Aggregates for one backend over a set of instances.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Aggregate {
     /// Runs, one per instance: capped and failed ones included.
     pub instances: usize,
@@ -51,7 +52,8 @@ fn aggregate<'a>(rows: impl Iterator<Item = &'a RunRow>) -> Aggregate {
 }
 
 /// `summary.json`: per backend overall, and per workload file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Summary {
     /// Per backend, over every workload.
     pub backends: BTreeMap<String, Aggregate>,

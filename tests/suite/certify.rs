@@ -439,7 +439,7 @@ fn tampered_certificates_are_rejected_with_the_reason() {
     assert_rejected(
         check_tampered(&b.unique, |d| {
             edit(&d.join("solutions.jsonl"), |text| {
-                let mut tiling: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+                let mut tiling = crate::common::schema::validated("solution", &text);
                 let first = &mut tiling["vertical"][0][1];
                 *first = serde_json::json!(first.as_u64().unwrap() % 7 + 1);
                 tiling.to_string() + "\n"

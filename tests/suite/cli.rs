@@ -157,7 +157,7 @@ fn solve_json_follows_the_format() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count(), 1);
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let v = crate::common::schema::validated("solve", &text);
     assert_eq!(v["name"], "observed-8x8");
     assert_eq!(v["backend"], "native");
     assert_eq!(v["limit"], 2);
@@ -292,7 +292,7 @@ fn emit_model_json_is_deterministic() {
     };
     let a = run();
     assert_eq!(a, run());
-    let v: serde_json::Value = serde_json::from_slice(&a).unwrap();
+    let v = crate::common::schema::validated("model", std::str::from_utf8(&a).unwrap());
     assert_eq!(v["covers"].as_array().unwrap().len(), 58);
     assert!(v["infeasible"].is_null());
 }
@@ -363,7 +363,7 @@ fn a_timed_out_uniqueness_check_is_unknown() {
         .stdout
         .clone();
     for line in String::from_utf8(out).unwrap().lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let v = crate::common::schema::validated("solve", line);
         let status = v["status"].as_str().unwrap();
         assert!(["unknown", "multiple"].contains(&status), "{line}");
         assert_eq!(v["complete"], false, "{line}");
@@ -468,7 +468,7 @@ fn dp_counts_long_boards_as_decimal_strings() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = crate::common::schema::validated("count", std::str::from_utf8(&out.stdout).unwrap());
     let count = json["count"].as_str().unwrap();
     // Beyond 2^128 (39 digits), still exact digits.
     assert!(
@@ -569,11 +569,7 @@ fn jsonl_streams_every_tiling_then_the_status() {
         .get_output()
         .stdout
         .clone();
-    let lines: Vec<serde_json::Value> = std::str::from_utf8(&streamed)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = crate::common::schema::validated_lines("solve-jsonl", &streamed);
     let mut k = 0;
     for instance in &instances {
         // The brute-force oracle: every tiling of the open board with these clues.
@@ -649,7 +645,10 @@ fn jsonl_ends_with_a_status_line_at_the_time_limit() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let end: serde_json::Value = serde_json::from_str(lines[lines.len() - 1]).unwrap();
+    for line in &lines {
+        crate::common::schema::validated("solve-jsonl", line);
+    }
+    let end = crate::common::schema::validated("solve-jsonl", lines[lines.len() - 1]);
     assert_eq!(end["complete"], false);
     assert_eq!(end["stats"]["stopped"], "timeout");
     assert_eq!(end["found"], lines.len() - 1);
@@ -694,17 +693,12 @@ fn jsonl_streams_as_many_tilings_as_the_dp_counts() {
         .get_output()
         .stdout
         .clone();
-    let ends: Vec<serde_json::Value> = std::str::from_utf8(&streamed)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v.get("found").is_some())
-        .collect();
-    let counts: Vec<serde_json::Value> = std::str::from_utf8(&counts)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let ends: Vec<serde_json::Value> =
+        crate::common::schema::validated_lines("solve-jsonl", &streamed)
+            .into_iter()
+            .filter(|v| v.get("found").is_some())
+            .collect();
+    let counts = crate::common::schema::validated_lines("count", &counts);
     assert_eq!(ends.len(), 3);
     for (end, count) in ends.iter().zip(&counts) {
         assert_eq!(end["name"], count["name"]);
@@ -730,6 +724,8 @@ fn completions_are_printed_for_each_shell() {
             script.contains("check-certificate") && script.contains("certify"),
             "{shell}: {script}"
         );
+        // Internal subcommands are not offered.
+        assert!(!script.contains("worker-"), "{shell}: {script}");
     }
     dominofit()
         .args(["completions", "tcsh"])

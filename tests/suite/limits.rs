@@ -96,7 +96,7 @@ fn a_program_that_ignores_sigterm_is_killed_after_the_grace_period() {
         .unwrap();
     let took = started.elapsed();
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let answer = crate::common::schema::validated("solve", &text(&out.stdout));
     assert_eq!(answer["status"], "unknown");
     // One second of time limit, one of grace, and then SIGKILL: far from the 30 s the
     // program would sleep.

@@ -21,4 +21,5 @@ mod observed;
 mod planted;
 mod race;
 mod sat_exhaustive;
+mod schemas;
 mod snapshots;

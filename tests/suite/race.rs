@@ -440,7 +440,7 @@ fn a_race_report_says_what_measured_it() {
             .arg(dir.path().join("one")),
     );
     let read = |path: std::path::PathBuf| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        crate::common::schema::validated("race-summary", &std::fs::read_to_string(path).unwrap())
     };
     let summary = read(dir.path().join("one/summary.json"));
     let machine = &summary["machine"];

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod schema;
+
 use std::collections::BTreeMap;
 
 use dominofit::backend::{self, Backend, Request, Status};
