@@ -67,6 +67,12 @@ pub fn request() {
     }
 }
 
+/// Forgets an interrupt once the call it stopped has returned, for a process that goes on
+/// after it (the Python package: a `KeyboardInterrupt` ends one call, not the session).
+pub fn clear() {
+    REQUESTED.store(false, Ordering::SeqCst);
+}
+
 /// Whether the current command stops by itself on an interrupt (true), or the interrupt
 /// should [`exit`] at once (false, the default).
 pub fn graceful() -> bool {

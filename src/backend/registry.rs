@@ -225,6 +225,33 @@ pub enum LookupError {
     },
 }
 
+/// [`by_name`], with the error as a message for a person: for an unknown name, the
+/// names there are (built-in and installed external programs) and the descriptors that
+/// could not be read. The command line and the Python package say the same.
+///
+/// # Errors
+/// The message, when the name gives no backend.
+pub fn lookup(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, String> {
+    match by_name(name, options) {
+        Ok(backend) => Ok(backend),
+        Err(unknown @ LookupError::Unknown { .. }) => {
+            let mut names: Vec<String> = BUILTINS.iter().map(|b| b.name.to_string()).collect();
+            let descriptors = external::descriptors();
+            names.extend(descriptors.found.into_keys());
+            let mut message = format!(
+                "{unknown}; available: {} (see `dominofit backends`), and NAME:ENCODING for SAT \
+                 backends (e.g. varisat:sequential)",
+                names.join(", ")
+            );
+            for broken in &descriptors.broken {
+                message.push_str(&format!("; a descriptor could not be read: {broken}"));
+            }
+            Err(message)
+        }
+        Err(other) => Err(format!("`{name}`: {other}")),
+    }
+}
+
 /// The backend a name stands for: a built-in one, `portfolio:A+B+...`, `NAME:ENCODING`
 /// for a backend that takes an encoding, or an external program with a descriptor.
 ///

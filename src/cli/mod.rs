@@ -117,34 +117,8 @@ fn backend_named(
         encoding,
         threads: threads.unwrap_or_else(backend::available_threads),
     };
-    let unknown = match backend::by_name(name, &options) {
-        Ok(b) => return Ok(b),
-        Err(e @ backend::LookupError::Unknown { .. }) => e,
-        Err(e) => {
-            return Err(UsageError(format!(
-                "`{}`: {}",
-                terminal(name),
-                terminal(&e.to_string())
-            ))
-            .into());
-        }
-    };
-    let mut names: Vec<String> = backend::registry::BUILTINS
-        .iter()
-        .map(|b| b.name.to_string())
-        .collect();
-    let descriptors = external::descriptors();
-    names.extend(descriptors.found.into_keys());
-    let mut message = format!(
-        "{}; available: {} (see `dominofit backends`), and NAME:ENCODING for SAT backends \
-         (e.g. varisat:sequential)",
-        terminal(&unknown.to_string()),
-        names.join(", ")
-    );
-    for broken in &descriptors.broken {
-        message.push_str(&format!("; a descriptor could not be read: {broken}"));
-    }
-    Err(UsageError(message).into())
+    backend::registry::lookup(name, &options)
+        .map_err(|message| UsageError(terminal(&message)).into())
 }
 
 /// A one-line progress indicator on stderr for workloads, shown only on a terminal so

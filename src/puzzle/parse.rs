@@ -206,6 +206,29 @@ pub fn parse_instances(
     Ok(instances)
 }
 
+/// Instances from text that came from no file (the Python package's strings): one
+/// document when the whole text is one JSON value, a workload otherwise, as standard
+/// input is read. `file` names the text in messages; unnamed boards are named `stem`.
+///
+/// # Errors
+/// As [`parse_instances`].
+pub fn parse_given_instances(
+    text: &str,
+    file: &str,
+    stem: &str,
+) -> Result<Vec<Instance>, InputError> {
+    parse_instances(text, file, stem, is_workload("-", text))
+}
+
+/// Solutions from text that came from no file, read as [`parse_given_instances`] reads
+/// instances.
+///
+/// # Errors
+/// As [`parse_solutions`].
+pub fn parse_given_solutions(text: &str, file: &str) -> Result<Vec<Solution>, InputError> {
+    parse_solutions(text, file, is_workload("-", text))
+}
+
 fn read_text(path: &str) -> Result<(String, String), InputError> {
     let file = if path == "-" { "<stdin>" } else { path }.to_string();
     let mut text = String::new();

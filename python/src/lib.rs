@@ -1,0 +1,395 @@
+//! The Python module `dominofit._native`: the library's calls with their answers as the
+//! JSON the command line prints, serialized by the same types, so that the package and
+//! the CLI cannot disagree on a shape. `dominofit/__init__.py` turns the JSON into plain
+//! dicts and gives the functions their Python signatures.
+//!
+//! Every call runs on a thread of its own while the calling thread waits without the
+//! GIL and looks for Ctrl-C between waits: a `KeyboardInterrupt` stops the search
+//! (and kills any solver program it started) instead of waiting for it to end.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use pyo3::create_exception;
+use pyo3::prelude::*;
+
+use dominofit::backend::{self, BackendError, BackendOptions, Request};
+use dominofit::design::{self, DesignOptions};
+use dominofit::encode::Encoding;
+use dominofit::lower::Format;
+use dominofit::model::{self, Families};
+use dominofit::puzzle::generate::{planted, planted_open};
+use dominofit::puzzle::parse::{
+    parse_given_instances, parse_given_solutions, read_instances, read_solutions,
+};
+use dominofit::puzzle::verify::verify;
+use dominofit::puzzle::{Instance, Solution};
+
+create_exception!(
+    _native,
+    DominofitError,
+    pyo3::exceptions::PyException,
+    "Bad input, or a backend that failed: the message the command line prints after `error: `."
+);
+
+/// An error as the exception the package raises.
+fn fail(message: impl std::fmt::Display) -> PyErr {
+    DominofitError::new_err(message.to_string())
+}
+
+/// How often the waiting thread looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `job` on its own thread; the caller waits without the GIL and checks for signals
+/// between waits. On a signal the library is told to stop (which kills its programs),
+/// the job is waited for, and the signal's exception is raised.
+fn interruptible<T: Send>(py: Python<'_>, job: impl FnOnce() -> T + Send) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        // In a mutex so that a reference to it may cross into `detach`.
+        let finished = std::sync::Mutex::new(finished);
+        let worker = scope.spawn(move || {
+            let out = job();
+            let _ = done.send(());
+            out
+        });
+        loop {
+            let ended = py.detach(|| match finished.lock() {
+                Ok(finished) => finished.recv_timeout(SIGNAL_POLL),
+                Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+            });
+            if !matches!(ended, Err(mpsc::RecvTimeoutError::Timeout)) {
+                break;
+            }
+            if let Err(signal) = py.check_signals() {
+                dominofit::interrupt::request();
+                let _ = py.detach(|| worker.join());
+                dominofit::interrupt::clear();
+                return Err(signal);
+            }
+        }
+        py.detach(|| worker.join())
+            .map_err(|_| fail("internal error: the call panicked"))
+    })
+}
+
+/// The boards of `source`: a path when `is_path`, else JSON text (one instance or JSON
+/// Lines).
+fn boards(source: &str, is_path: bool) -> PyResult<Vec<Instance>> {
+    let read = if is_path {
+        read_instances(source)
+    } else {
+        parse_given_instances(source, "<instance>", "instance")
+    };
+    read.map_err(fail)
+}
+
+fn tilings(source: &str, is_path: bool) -> PyResult<Vec<Solution>> {
+    let read = if is_path {
+        read_solutions(source)
+    } else {
+        parse_given_solutions(source, "<solution>")
+    };
+    read.map_err(fail)
+}
+
+fn parse_option<T: std::str::FromStr>(text: Option<&str>) -> PyResult<Option<T>>
+where
+    T::Err: std::fmt::Display,
+{
+    text.map(|t| t.parse::<T>().map_err(fail)).transpose()
+}
+
+fn seconds(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    match timeout {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 && s <= 365.0 * 86400.0 => {
+            Ok(Some(Duration::from_secs_f64(s)))
+        }
+        Some(s) => Err(fail(format!(
+            "timeout {s} is not a number of seconds above 0 and at most a year"
+        ))),
+    }
+}
+
+/// What `solve` and `count` share: the backend, the boards and the request.
+struct Job {
+    backend: Box<dyn backend::Backend>,
+    instances: Vec<Instance>,
+    request: Request,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn job(
+    source: &str,
+    is_path: bool,
+    backend: &str,
+    limit: usize,
+    timeout: Option<f64>,
+    families: Option<&str>,
+    encoding: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<Job> {
+    let options = BackendOptions {
+        encoding: parse_option::<Encoding>(encoding)?.unwrap_or(Encoding::Totalizer),
+        threads: threads.unwrap_or_else(backend::available_threads),
+    };
+    Ok(Job {
+        backend: backend::registry::lookup(backend, &options).map_err(fail)?,
+        instances: boards(source, is_path)?,
+        request: Request {
+            limit,
+            timeout: seconds(timeout)?,
+            families: parse_option::<Families>(families)?,
+        },
+    })
+}
+
+/// A board's failure as the CLI's error line says it.
+fn board_error(instance: &Instance, error: BackendError) -> PyErr {
+    match error {
+        BackendError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(()),
+        other => fail(format!("instance `{}`: {other}", instance.name)),
+    }
+}
+
+/// One `solve --format json` line per board.
+#[pyfunction]
+#[pyo3(signature = (source, is_path, backend, limit, timeout, families, encoding, threads))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    source: &str,
+    is_path: bool,
+    backend: &str,
+    limit: usize,
+    timeout: Option<f64>,
+    families: Option<&str>,
+    encoding: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let job = job(
+        source, is_path, backend, limit, timeout, families, encoding, threads,
+    )?;
+    interruptible(py, || {
+        job.instances
+            .iter()
+            .map(|instance| {
+                backend::run(instance, job.backend.as_ref(), &job.request)
+                    .map(|report| serde_json::to_string(&report).expect("reports serialize"))
+                    .map_err(|e| (instance, e))
+            })
+            .collect::<Result<Vec<String>, _>>()
+    })?
+    .map_err(|(instance, e)| board_error(instance, e))
+}
+
+/// One `count --format json` line per board.
+#[pyfunction]
+#[pyo3(signature = (source, is_path, backend, timeout, families, encoding, threads))]
+#[allow(clippy::too_many_arguments)]
+fn count(
+    py: Python<'_>,
+    source: &str,
+    is_path: bool,
+    backend: &str,
+    timeout: Option<f64>,
+    families: Option<&str>,
+    encoding: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let job = job(
+        source, is_path, backend, 0, timeout, families, encoding, threads,
+    )?;
+    interruptible(py, || {
+        job.instances
+            .iter()
+            .map(|instance| {
+                backend::count(instance, job.backend.as_ref(), &job.request)
+                    .map(|report| serde_json::to_string(&report).expect("reports serialize"))
+                    .map_err(|e| (instance, e))
+            })
+            .collect::<Result<Vec<String>, _>>()
+    })?
+    .map_err(|(instance, e)| board_error(instance, e))
+}
+
+/// Per board pair: its name, and the first rule the tiling breaks (`None`: valid).
+#[pyfunction]
+fn verify_tilings(
+    instance: &str,
+    instance_is_path: bool,
+    solution: &str,
+    solution_is_path: bool,
+) -> PyResult<Vec<(String, Option<String>)>> {
+    let instances = boards(instance, instance_is_path)?;
+    let solutions = tilings(solution, solution_is_path)?;
+    if instances.len() != solutions.len() {
+        return Err(fail(format!(
+            "{} instances but {} solutions; they are paired one to one",
+            instances.len(),
+            solutions.len()
+        )));
+    }
+    Ok(instances
+        .iter()
+        .zip(&solutions)
+        .map(|(i, s)| (i.name.clone(), verify(i, s).err().map(|v| v.to_string())))
+        .collect())
+}
+
+/// The emitted form of every board, one after another, as `emit` writes it.
+#[pyfunction]
+#[pyo3(signature = (source, is_path, to, encoding, families))]
+fn emit(
+    py: Python<'_>,
+    source: &str,
+    is_path: bool,
+    to: &str,
+    encoding: Option<&str>,
+    families: Option<&str>,
+) -> PyResult<String> {
+    let instances = boards(source, is_path)?;
+    let format: Format = to.parse().map_err(fail)?;
+    let encoding = parse_option::<Encoding>(encoding)?.unwrap_or(Encoding::Totalizer);
+    let families = parse_option::<Families>(families)?.unwrap_or_default();
+    let stop = dominofit::interrupt::requested;
+    let written = interruptible(py, || -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        for instance in &instances {
+            let context = |e: &dyn std::fmt::Display| format!("instance `{}`: {e}", instance.name);
+            let model = model::compile(instance, families);
+            let lowered = if format.needs_cnf() {
+                let budget = dominofit::memory::budget();
+                Some(
+                    dominofit::lower::cnf::lower_within(&model, encoding, budget, &stop)
+                        .map_err(|e| context(&e))?,
+                )
+            } else {
+                None
+            };
+            format
+                .write(&mut out, &model, lowered.as_ref(), &[], &stop)
+                .map_err(|e| context(&e))?;
+        }
+        Ok(out)
+    })?
+    .map_err(fail)?;
+    String::from_utf8(written).map_err(fail)
+}
+
+/// `generate`: one instance JSON line per board.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, count, seed, kind, timeout, pool, node_cap))]
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    count: u64,
+    seed: u64,
+    kind: &str,
+    timeout: f64,
+    pool: u32,
+    node_cap: u64,
+) -> PyResult<Vec<String>> {
+    let options = DesignOptions {
+        timeout: seconds(Some(timeout))?.unwrap_or_default(),
+        pool,
+        node_cap,
+        ..DesignOptions::default()
+    };
+    let cells = (rows as u128) * (cols as u128) * u128::from(count);
+    if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
+        return Err(fail(format!(
+            "{count} boards of {rows}x{cols} add up to more than the {} cells a workload may \
+             hold",
+            dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
+        )));
+    }
+    if !["planted", "open", "unique", "unsat"].contains(&kind) {
+        return Err(fail(format!(
+            "unknown kind `{kind}` (planted, open, unique, unsat)"
+        )));
+    }
+    interruptible(py, || -> Result<Vec<String>, String> {
+        (0..count)
+            .map(|index| {
+                let instance = match kind {
+                    "unique" => design::unique(rows, cols, seed, index, &options)
+                        .map(|c| c.instance)
+                        .map_err(|e| e.to_string())?,
+                    "unsat" => design::unsat(rows, cols, seed, index, &options)
+                        .map(|c| c.instance)
+                        .map_err(|e| e.to_string())?,
+                    "open" => {
+                        planted_open(rows, cols, seed, index)
+                            .map_err(|e| e.to_string())?
+                            .0
+                    }
+                    _ => {
+                        planted(rows, cols, seed, index)
+                            .map_err(|e| e.to_string())?
+                            .0
+                    }
+                };
+                Ok(instance.to_json())
+            })
+            .collect()
+    })?
+    .map_err(fail)
+}
+
+/// A board, and a tiling over it, drawn as `show` draws it: text, or an SVG picture.
+#[pyfunction]
+#[pyo3(signature = (source, is_path, solution, solution_is_path, svg))]
+fn show(
+    source: &str,
+    is_path: bool,
+    solution: Option<&str>,
+    solution_is_path: bool,
+    svg: bool,
+) -> PyResult<String> {
+    let instances = boards(source, is_path)?;
+    let [instance] = <[Instance; 1]>::try_from(instances)
+        .map_err(|many| fail(format!("{} boards given; show draws one", many.len())))?;
+    let tiling = match solution {
+        None => None,
+        Some(text) => {
+            let solutions = tilings(text, solution_is_path)?;
+            let [tiling] = <[Solution; 1]>::try_from(solutions)
+                .map_err(|many| fail(format!("{} solutions given; show draws one", many.len())))?;
+            if let Err(violation) = verify(&instance, &tiling) {
+                return Err(fail(format!(
+                    "not a solution of `{}`: {violation}",
+                    instance.name
+                )));
+            }
+            Some(tiling)
+        }
+    };
+    Ok(if svg {
+        dominofit::puzzle::svg::board_svg(&instance, tiling.as_ref())
+    } else {
+        dominofit::puzzle::draw::draw(&instance, tiling.as_ref())
+    })
+}
+
+/// The dominofit version the module was built from.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DominofitError", m.py().get_type::<DominofitError>())?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_tilings, m)?)?;
+    m.add_function(wrap_pyfunction!(emit, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(show, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    Ok(())
+}

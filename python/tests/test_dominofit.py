@@ -1,0 +1,260 @@
+"""The Python package against the command line: the same answers, the same shapes
+(validated against the repository's JSON Schemas), the same error messages.
+
+The CLI is the binary the package was built from: `cargo build` in the repository
+(the newer of target/debug and target/release), or the one named by DOMINOFIT_CLI.
+"""
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import jsonschema
+import pytest
+
+import dominofit
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MODELS = ROOT / "models"
+OBSERVED = ["6x6", "7x7", "8x8"]
+
+
+def cli_path():
+    named = os.environ.get("DOMINOFIT_CLI")
+    if named:
+        return named
+    built = [ROOT / "target" / profile / "dominofit" for profile in ("release", "debug")]
+    built = [path for path in built if path.exists()]
+    if built:
+        # The newest build: the other may be stale.
+        return str(max(built, key=lambda path: path.stat().st_mtime))
+    pytest.skip("no dominofit binary: run `cargo build` first, or set DOMINOFIT_CLI")
+
+
+def cli(*args, ok=(0,)):
+    done = subprocess.run([cli_path(), *map(str, args)], capture_output=True, text=True)
+    assert done.returncode in ok, done.stderr
+    return done
+
+
+def cli_json_lines(*args):
+    return [json.loads(line) for line in cli(*args, ok=(0, 3)).stdout.splitlines() if line]
+
+
+def schema(name):
+    return json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text())
+
+
+def without_time(answer):
+    """An answer without its timings, which differ from run to run."""
+    answer = json.loads(json.dumps(answer))
+    answer["stats"].pop("time_ms")
+    return answer
+
+
+def game_sample():
+    lines = (MODELS / "game.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines[::6]]
+
+
+@pytest.mark.parametrize("name", OBSERVED)
+@pytest.mark.parametrize("limit", [0, 1, 2])
+def test_observed_boards_answer_as_the_cli(name, limit):
+    path = MODELS / "observed" / f"{name}.json"
+    mine = dominofit.solve(path, limit=limit)
+    [theirs] = cli_json_lines("solve", path, "--limit", limit, "--format", "json")
+    assert without_time(mine) == without_time(theirs)
+    jsonschema.validate(mine, schema("solve"))
+    if limit != 1:
+        assert mine["status"] == "unique"
+        expected = json.loads((MODELS / "observed" / f"{name}.solution.json").read_text())
+        assert mine["solutions"] == [expected]
+
+
+def test_a_dict_a_string_and_a_path_give_the_same_answer():
+    path = MODELS / "observed" / "8x8.json"
+    board = json.loads(path.read_text())
+    answers = [
+        dominofit.solve(board, limit=2),
+        dominofit.solve(path.read_text(), limit=2),
+        dominofit.solve(path, limit=2),
+    ]
+    assert len({json.dumps(without_time(a), sort_keys=True) for a in answers}) == 1
+
+
+@pytest.mark.parametrize("backend", ["native", "portfolio", "dp", "varisat", "microlp"])
+def test_a_game_sample_answers_as_the_cli(backend, tmp_path):
+    boards = game_sample()
+    workload = tmp_path / "sample.jsonl"
+    workload.write_text("".join(json.dumps(b) + "\n" for b in boards))
+    mine = dominofit.solve(boards, backend=backend, limit=2)
+    theirs = cli_json_lines("solve", workload, "--backend", backend, "--limit", 2, "--format", "json")
+    assert len(mine) == len(boards) == len(theirs)
+    for a, b in zip(mine, theirs):
+        jsonschema.validate(a, schema("solve"))
+        a, b = without_time(a), without_time(b)
+        if backend == "portfolio":
+            # Which member wins is a race.
+            a["stats"], b["stats"] = {}, {}
+        assert a == b
+
+
+def test_counts_are_exact_strings_and_agree_with_the_cli(tmp_path):
+    boards = game_sample()[:4]
+    workload = tmp_path / "sample.jsonl"
+    workload.write_text("".join(json.dumps(b) + "\n" for b in boards))
+    for backend in ["native", "dp"]:
+        mine = dominofit.count(workload, backend=backend)
+        theirs = cli_json_lines("count", workload, "--backend", backend, "--format", "json")
+        for a, b in zip(mine, theirs):
+            jsonschema.validate(a, schema("count"))
+            assert without_time(a) == without_time(b)
+            assert int(a["count"]) >= 1
+
+
+def test_an_unsat_board_is_unsat_with_its_reason():
+    board = {"name": "tiny", "rows": 2, "cols": 3, "blocked": [],
+             "row_clues": [3, 3], "col_clues": [1, 3, 2]}
+    answer = dominofit.solve(board)
+    assert answer["status"] == "unsat"
+    assert answer["complete"] is True
+    assert "1.5 horizontal pieces" in answer["stats"]["reason"]
+
+
+def test_verify_checks_the_raw_rules():
+    path = MODELS / "observed" / "8x8.json"
+    tiling = json.loads((MODELS / "observed" / "8x8.solution.json").read_text())
+    assert dominofit.verify(path, tiling) == {
+        "name": "observed-8x8", "valid": True, "violation": None
+    }
+    moved = json.loads(json.dumps(tiling))
+    moved["vertical"][0] = [moved["vertical"][0][0], moved["vertical"][0][1] + 1]
+    answer = dominofit.verify(path, moved)
+    assert answer["valid"] is False
+    assert answer["violation"]
+
+
+@pytest.mark.parametrize("to", ["dimacs", "lp", "mps", "mzn", "opb", "mcc", "model-json"])
+def test_emit_writes_the_cli_bytes(to):
+    path = MODELS / "observed" / "7x7.json"
+    assert dominofit.emit(path, to=to) == cli("emit", path, "--to", to).stdout
+
+
+def test_emit_with_an_encoding():
+    path = MODELS / "observed" / "6x6.json"
+    mine = dominofit.emit(path, to="dimacs", encoding="sequential")
+    assert mine == cli("emit", path, "--to", "dimacs", "--encoding", "sequential").stdout
+
+
+@pytest.mark.parametrize("kind,flag", [("planted", None), ("open", "--open"), ("unique", "--unique")])
+def test_generate_makes_the_cli_boards(kind, flag):
+    mine = dominofit.generate(6, 7, count=3, seed=5, kind=kind)
+    args = ["generate", "--rows", 6, "--cols", 7, "--count", 3, "--seed", 5]
+    if flag:
+        args.append(flag)
+    theirs = cli_json_lines(*args)
+    assert mine == theirs
+    for board in mine:
+        jsonschema.validate(board, schema("instance"))
+    if kind == "unique":
+        assert all(dominofit.solve(b, limit=2)["status"] == "unique" for b in mine)
+
+
+def test_show_draws_as_the_cli():
+    path = MODELS / "observed" / "8x8.json"
+    solution = MODELS / "observed" / "8x8.solution.json"
+    assert dominofit.show(path, solution) + "\n" == cli("show", path, solution).stdout
+    assert dominofit.show(path, svg=True).startswith("<svg")
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        '{"rows": 2, "cols": 2, "blocked": [], "row_clues": [2, 0], "colclues": [1, 1]}',
+        '{"rows": 2, "cols": 2, "blocked": [[3, 1]], "row_clues": [2, 0], "col_clues": [1, 1]}',
+        '{"rows": 2, "cols": 2, "blocked": [], "row_clues": [2], "col_clues": [1, 1]}',
+        "not json",
+    ],
+)
+def test_bad_input_raises_the_cli_message(board, tmp_path):
+    path = tmp_path / "board.json"
+    path.write_text(board)
+    with pytest.raises(dominofit.DominofitError) as raised:
+        dominofit.solve(pathlib.Path(path))
+    done = cli("solve", path, ok=(1,))
+    assert done.stderr.strip() == f"error: {raised.value}"
+
+
+def test_an_unknown_backend_raises_the_cli_message():
+    path = MODELS / "observed" / "6x6.json"
+    with pytest.raises(dominofit.DominofitError) as raised:
+        dominofit.solve(path, backend="nope")
+    done = cli("solve", path, "--backend", "nope", ok=(2,))
+    assert done.stderr.strip() == f"error: {raised.value}"
+
+
+def test_a_timeout_gives_unknown_never_unsat():
+    board = json.loads((MODELS / "huge.jsonl").read_text().splitlines()[-1])
+    answer = dominofit.solve(board, limit=0, timeout=0.05)
+    assert answer["status"] == "unknown"
+    assert answer["complete"] is False
+    assert answer["stats"]["stopped"] == "timeout"
+
+
+def test_a_bad_timeout_is_an_error():
+    with pytest.raises(dominofit.DominofitError, match="timeout"):
+        dominofit.solve(MODELS / "observed" / "6x6.json", timeout=-1)
+
+
+def test_the_gil_is_released_during_a_call():
+    """Another Python thread runs while a long count goes on."""
+    board = json.loads((MODELS / "huge.jsonl").read_text().splitlines()[-1])
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.005)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        dominofit.solve(board, limit=0, timeout=0.5)
+    finally:
+        stop.set()
+        ticker.join()
+    assert len(ticks) > 20
+
+
+def test_ctrl_c_stops_a_long_call():
+    """SIGINT during a long search raises KeyboardInterrupt in a child interpreter,
+    which then goes on and answers the next call."""
+    script = f"""
+import json, os, pathlib, signal, threading, time, sys
+import dominofit
+board = json.loads(open({str(MODELS / "huge.jsonl")!r}).read().splitlines()[-1])
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.monotonic()
+try:
+    dominofit.solve(board, limit=0, timeout=60)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted after", round(time.monotonic() - start, 1))
+print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), limit=2)["status"])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("interrupted after"), done.stdout
+    assert float(lines[0].split()[-1]) < 5
+    assert lines[1] == "unique"
+
+
+def test_version_is_the_cli_version():
+    assert cli("--version").stdout.split()[-1] == dominofit.__version__

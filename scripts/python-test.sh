@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the Python package (an abi3 wheel, with maturin) into a fresh virtual
+# environment, and runs its pytest suite against the command line built beside it.
+# Needs python3 with venv and pip, and the network for maturin, pytest and jsonschema.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --upgrade pip
+"$work/venv/bin/python" -m pip install --quiet ./python pytest jsonschema
+# The CLI the package's answers are compared with.
+cargo build --quiet --locked
+DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$work/venv/bin/python" -m pytest -q python/tests
