@@ -76,18 +76,65 @@ fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
-) -> Result<(Instant, Budget<'static>, Model), BackendError> {
+) -> Result<(Instant, Budget<'static>, Compiled), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
+    if let Some(board) = backend.small_board(instance, request.families) {
+        return Ok((start, budget, Compiled::Small(board)));
+    }
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     check_families(backend, &model)?;
-    Ok((start, budget, model))
+    Ok((start, budget, Compiled::Model(model)))
+}
+
+/// What a backend searches: the general model, or a board of the native search's
+/// small-board path.
+// The board is kept inline: a game-size call allocates nothing before its answer.
+#[allow(clippy::large_enum_variant)]
+enum Compiled {
+    Model(Model),
+    Small(native::small::Board),
+}
+
+/// A tiling as the search reported it, decoded only after the clock stops.
+enum Found {
+    Placements(Vec<PlacementId>),
+    Masks(u128, u128),
+}
+
+impl Compiled {
+    /// The search, each tiling handed to `each` undecoded.
+    fn search(
+        &self,
+        backend: &dyn Backend,
+        limit: usize,
+        budget: &Budget,
+        each: &mut dyn FnMut(Found) -> Control,
+    ) -> Result<(Outcome, Option<String>), BackendError> {
+        match self {
+            Compiled::Model(model) => search(model, backend, limit, budget, &mut |ids| {
+                each(Found::Placements(ids.to_vec()))
+            }),
+            Compiled::Small(board) => Ok((
+                board.search(limit, budget, &mut |v, h| each(Found::Masks(v, h))),
+                None,
+            )),
+        }
+    }
+
+    fn decode(&self, found: &Found) -> Solution {
+        match (self, found) {
+            (Compiled::Model(model), Found::Placements(ids)) => decode(model, ids),
+            (Compiled::Small(board), &Found::Masks(v, h)) => board.decode(v, h),
+            _ => unreachable!("a tiling is decoded by the form that found it"),
+        }
+    }
 }
 
 /// The backend's search of `model`, or, when clue inversion already refuted the board,
@@ -119,12 +166,12 @@ pub fn run(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<Report, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
-    let mut found: Vec<Vec<PlacementId>> = Vec::new();
+    let (start, budget, compiled) = prepare(instance, backend, request)?;
+    let mut found: Vec<Found> = Vec::new();
     let limit = request.limit;
     let mut capped = false;
-    let (mut outcome, reason) = search(&model, backend, limit, &budget, &mut |ids| {
-        found.push(ids.to_vec());
+    let (mut outcome, reason) = compiled.search(backend, limit, &budget, &mut |tiling| {
+        found.push(tiling);
         if limit != 0 && found.len() >= limit {
             Control::Stop
         } else if found.len() >= MAX_STORED_SOLUTIONS {
@@ -139,8 +186,8 @@ pub fn run(
     }
     let time = start.elapsed();
     let mut solutions = Vec::with_capacity(found.len());
-    for ids in &found {
-        let solution = decode(&model, ids);
+    for tiling in &found {
+        let solution = compiled.decode(tiling);
         verify(instance, &solution).map_err(|violation| BackendError::WrongSolution {
             backend: backend.name().to_string(),
             violation,
@@ -179,12 +226,12 @@ pub fn run_streaming(
     request: &Request,
     each: &mut dyn FnMut(&Solution) -> Control,
 ) -> Result<Report, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
+    let (start, budget, compiled) = prepare(instance, backend, request)?;
     let limit = request.limit;
     let mut found: u64 = 0;
     let mut wrong: Option<Violation> = None;
-    let (outcome, reason) = search(&model, backend, limit, &budget, &mut |ids| {
-        let solution = decode(&model, ids);
+    let (outcome, reason) = compiled.search(backend, limit, &budget, &mut |tiling| {
+        let solution = compiled.decode(&tiling);
         if let Err(violation) = verify(instance, &solution) {
             wrong = Some(violation);
             return Control::Stop;
@@ -325,8 +372,10 @@ pub fn count(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<CountReport, BackendError> {
-    let (start, budget, model) = prepare(instance, backend, request)?;
-    if let Some(reason) = &model.infeasible {
+    let (start, budget, compiled) = prepare(instance, backend, request)?;
+    if let Compiled::Model(model) = &compiled
+        && let Some(reason) = &model.infeasible
+    {
         return Ok(CountReport {
             name: instance.name.clone(),
             backend: backend.name().to_string(),
@@ -340,7 +389,9 @@ pub fn count(
             reason: Some(reason.to_string()),
         });
     }
-    if let Some(counted) = backend.count(&model, &budget) {
+    if let Compiled::Model(model) = &compiled
+        && let Some(counted) = backend.count(model, &budget)
+    {
         let counted = counted?;
         return Ok(CountReport {
             name: instance.name.clone(),
@@ -357,8 +408,8 @@ pub fn count(
     }
     let mut total: u128 = 0;
     let mut wrong: Option<Violation> = None;
-    let outcome = backend.solve(&model, 0, &budget, &mut |ids| {
-        if let Err(v) = verify(instance, &decode(&model, ids)) {
+    let (outcome, _) = compiled.search(backend, 0, &budget, &mut |tiling| {
+        if let Err(v) = verify(instance, &compiled.decode(&tiling)) {
             wrong = Some(v);
             return Control::Stop;
         }

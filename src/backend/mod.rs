@@ -290,6 +290,17 @@ pub trait Backend: Send + Sync {
     /// The backend cannot take the model or failed; never for an unsatisfiable model.
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult;
 
+    /// A board compiled for the native search's small-board path, which answers without
+    /// the general model, when this backend takes that path for this board and these
+    /// families; `None`: compile the model and [`Backend::solve`].
+    fn small_board(
+        &self,
+        _instance: &crate::puzzle::Instance,
+        _families: Option<Families>,
+    ) -> Option<native::small::Board> {
+        None
+    }
+
     /// Counts solutions without enumerating them, for backends that can (the frontier
     /// DP); `None` means count by enumeration through [`Backend::solve`].
     fn count(&self, _model: &Model, _budget: &Budget) -> Option<Result<ExactCount, BackendError>> {

@@ -88,6 +88,19 @@ pub const BUILTINS: &[Builtin] = &[
         build: |_| Box::new(native::Native::default()),
     },
     Builtin {
+        name: "native-general",
+        reads: "the native search on the general model always, without the small-board path (for comparison)",
+        capabilities: SEARCH,
+        build: |_| {
+            Box::new(native::Native {
+                options: native::SearchOptions {
+                    small_boards: false,
+                    ..native::SearchOptions::default()
+                },
+            })
+        },
+    },
+    Builtin {
         name: "native-matching",
         reads: "the native search with Régin's matching filter at every propagation stall",
         capabilities: SEARCH,
@@ -172,6 +185,7 @@ pub const BUILTINS: &[Builtin] = &[
 /// not: a descriptor may not take one, or it would change meaning with a feature.
 const ALL_BUILTIN_NAMES: &[&str] = &[
     "native",
+    "native-general",
     "native-matching",
     "dp",
     "portfolio",

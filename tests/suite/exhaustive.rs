@@ -48,12 +48,22 @@ fn run_all(cases: &[Case], label: &str) {
     let scheduled = Native {
         options: scheduled_options(),
     };
+    // The default options on the general model, under each family set; and the
+    // default itself, which takes the small-board path (tests/suite/small.rs compares
+    // that path on its own too).
+    let general = Native {
+        options: SearchOptions {
+            small_boards: false,
+            ..SearchOptions::default()
+        },
+    };
     let full = Native::default();
     let mut comparisons = 0;
     for case in cases {
         for families in [Families::Minimal, Families::All, Families::Colour] {
-            comparisons += check(case, &full, families);
+            comparisons += check(case, &general, families);
         }
+        comparisons += check(case, &full, Families::Colour);
         comparisons += check(case, &plain, Families::All);
         comparisons += check(case, &eager, Families::All);
         comparisons += check(case, &matching_alone, Families::Minimal);

@@ -22,4 +22,5 @@ mod planted;
 mod race;
 mod sat_exhaustive;
 mod schemas;
+mod small;
 mod snapshots;

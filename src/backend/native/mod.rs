@@ -11,9 +11,11 @@ mod flow;
 mod layout;
 mod matching;
 mod search;
+pub mod small;
 
 use crate::backend::{Backend, BackendError, Budget, Sink, SolveResult};
 use crate::model::{Families, Model};
+use crate::puzzle::Instance;
 
 pub use farkas::{lp_running, wait_for_abandoned_lp};
 pub use search::SearchOptions;
@@ -29,6 +31,8 @@ impl Backend for Native {
     fn name(&self) -> &str {
         if self.options.matching {
             "native-matching"
+        } else if !self.options.small_boards {
+            "native-general"
         } else {
             "native"
         }
@@ -40,6 +44,18 @@ impl Backend for Native {
     /// runs into column parities it cannot see until the last rows (BENCHMARKS.md).
     fn default_families(&self) -> Families {
         Families::Colour
+    }
+
+    /// The small-board path, for the default options and families only: the answer is
+    /// the same, and an explicit choice of families or options asks for the general
+    /// engine.
+    fn small_board(&self, instance: &Instance, families: Option<Families>) -> Option<small::Board> {
+        let general_asked = families.is_some_and(|f| f != Families::Colour)
+            || self.options != SearchOptions::default();
+        if general_asked {
+            return None;
+        }
+        small::Board::compile(instance)
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

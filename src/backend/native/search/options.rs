@@ -3,6 +3,10 @@
 /// Switches for the optional parts of the search, so their value can be measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchOptions {
+    /// Boards of at most 128 cells go to the fixed-size bitset path (`native::small`),
+    /// which skips compiling the general model; only with every other option at its
+    /// default, since the path has none of them.
+    pub small_boards: bool,
     /// Remember (covered cells, quotas) of subtrees proved empty.
     pub failure_cache: bool,
     /// At propagation stalls, reject line groups whose quota exceeds their room.
@@ -69,6 +73,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
+            small_boards: true,
             failure_cache: true,
             path_capacity: true,
             colour_balance: true,

@@ -1,0 +1,115 @@
+//! The small-board path: boards of at most 128 cells, decided without compiling the
+//! general model.
+//!
+//! At game size (6×6 to 10×10) the general engine spends most of a call building
+//! structures — quota groups, colour families, incidence arrays — for a board that
+//! propagation then settles at the root (BENCHMARKS.md, "Where a game board's time
+//! goes"). Here the whole board lives in a few 128-bit words: cell `r·cols + c` is bit
+//! `r·cols + c`, a vertical piece is named by the bit of its top cell and a horizontal
+//! one by the bit of its left cell, so the candidates are two words and every
+//! propagation rule is a handful of shifts, masks and popcounts. Clue inversion is
+//! integer arithmetic over the line counts (`quotas`), and nothing is allocated until a
+//! tiling is handed out.
+//!
+//! The path is an optimisation of the default `native` backend only; it gives the same
+//! answers (statuses and solution sets) as the general engine, which the exhaustive
+//! tests check, and it declines every board it does not fit — and every board clue
+//! inversion refutes, so that the general path states the refutation in words.
+
+mod quotas;
+mod search;
+
+use crate::backend::{Budget, Control, Outcome};
+use crate::puzzle::{Instance, Solution};
+
+pub use quotas::Quotas;
+
+/// Most cells the path takes: one 128-bit word.
+pub const MAX_CELLS: usize = 128;
+
+/// A board compiled for the small path: masks and quotas, all on the stack.
+#[derive(Debug, Clone)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    /// Open cells.
+    open: u128,
+    /// The cells of the top row; row `r` is this shifted by `r·cols`.
+    first_row: u128,
+    /// The cells of the left column; column `c` is this shifted by `c`.
+    first_col: u128,
+    /// Orientation quotas from clue inversion.
+    quotas: Quotas,
+}
+
+impl Board {
+    /// The board in bitsets, or `None` when it has more than [`MAX_CELLS`] cells or clue
+    /// inversion refutes it (the general path then gives the reason).
+    pub fn compile(instance: &Instance) -> Option<Board> {
+        let (rows, cols) = (instance.rows, instance.cols);
+        let cells = rows.checked_mul(cols)?;
+        if cells == 0 || cells > MAX_CELLS {
+            return None;
+        }
+        let mut open = 0u128;
+        for (k, &blocked) in instance.blocked.iter().enumerate() {
+            if !blocked {
+                open |= 1 << k;
+            }
+        }
+        let first_row = u128::MAX >> (128 - cols);
+        let mut first_col = 0u128;
+        for r in 0..rows {
+            first_col |= 1 << (r * cols);
+        }
+        let mut board = Board {
+            rows,
+            cols,
+            open,
+            first_row,
+            first_col,
+            quotas: Quotas::default(),
+        };
+        board.quotas = Quotas::invert(instance, &board)?;
+        Some(board)
+    }
+
+    /// The open cells of row `r`.
+    fn row(&self, r: usize) -> u128 {
+        (self.first_row << (r * self.cols)) & self.open
+    }
+
+    /// The open cells of column `c`.
+    fn col(&self, c: usize) -> u128 {
+        (self.first_col << c) & self.open
+    }
+
+    /// Enumerates tilings as `(vertical, horizontal)` start-cell masks, handing each to
+    /// `each` until it says stop, the search is exhausted or the budget runs out.
+    pub fn search(
+        &self,
+        limit: usize,
+        budget: &Budget,
+        each: &mut dyn FnMut(u128, u128) -> Control,
+    ) -> Outcome {
+        search::Search::new(self).run(limit, budget, each)
+    }
+
+    /// The tiling of two start-cell masks, zero-based and sorted row-major.
+    pub fn decode(&self, vertical: u128, horizontal: u128) -> Solution {
+        let cells = |mut mask: u128| {
+            let mut out = Vec::with_capacity(mask.count_ones() as usize);
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                out.push((k / self.cols, k % self.cols));
+                mask &= mask - 1;
+            }
+            out
+        };
+        // Bits ascend in row-major order: the lists come out sorted.
+        Solution {
+            vertical: cells(vertical),
+            horizontal: cells(horizontal),
+        }
+    }
+}
