@@ -53,7 +53,7 @@ impl Quotas {
         let mut out = Quotas::default();
         // No line of 128 cells carries more than 256 dots; larger clues (up to 2^64)
         // stay out of the arithmetic.
-        let clue = |value: u64| -> Option<i32> { (value <= 256).then(|| value as i32) };
+        let clue = |value: u64| -> Option<i32> { i32::try_from(value).ok().filter(|&v| v <= 256) };
         let open_in_row = |r: usize| board.row(r).count_ones() as i32;
         // Rows: the vertical pieces crossing below row r are u_r = n_{r+1} - R_{r+1},
         // none below the last row and none into the top row (n_1 = R_1).
