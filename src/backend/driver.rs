@@ -76,21 +76,32 @@ fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
+    small: bool,
 ) -> Result<(Instant, Budget<'static>, Compiled), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
-    if let Some(board) = backend.small_board(instance, request.families) {
+    if small && let Some(board) = backend.small_board(instance, request.families) {
         return Ok((start, budget, Compiled::Small(board)));
     }
+    Ok((start, budget, general(instance, backend, request)?))
+}
+
+/// The general model, in the families asked for (or the backend's), refused here when
+/// the backend cannot read them.
+fn general(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Compiled, BackendError> {
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
     let model = model::compile(instance, families);
     check_families(backend, &model)?;
-    Ok((start, budget, Compiled::Model(model)))
+    Ok(Compiled::Model(model))
 }
 
 /// What a backend searches: the general model, or a board of the native search's
@@ -108,7 +119,37 @@ enum Found {
     Masks(u128, u128),
 }
 
+/// After the small-board path found no tiling: when the general model's clue inversion
+/// (with its colour splits, which the path does not compute) refutes the board, the
+/// answer is the general path's — the refutation in words, no search counters — so that
+/// both paths say the same. The model is compiled only for such answers.
+fn refute_in_words(
+    compiled: &Compiled,
+    outcome: &mut Outcome,
+    reason: &mut Option<String>,
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<(), BackendError> {
+    if !matches!(compiled, Compiled::Small(_)) || outcome.ending != Ending::Exhausted {
+        return Ok(());
+    }
+    if let Compiled::Model(model) = general(instance, backend, request)?
+        && let Some(refutation) = &model.infeasible
+    {
+        *reason = Some(refutation.to_string());
+        outcome.counters = Counters::default();
+    }
+    Ok(())
+}
+
 impl Compiled {
+    /// Whether this search gave up on a small board (its node cap), so that the general
+    /// engine must answer instead.
+    fn gave_up(&self, outcome: &Outcome) -> bool {
+        matches!(self, Compiled::Small(_)) && outcome.ending == Ending::Capped
+    }
+
     /// The search, each tiling handed to `each` undecoded.
     fn search(
         &self,
@@ -166,21 +207,40 @@ pub fn run(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<Report, BackendError> {
-    let (start, budget, compiled) = prepare(instance, backend, request)?;
-    let mut found: Vec<Found> = Vec::new();
+    let (start, budget, mut compiled) = prepare(instance, backend, request, true)?;
     let limit = request.limit;
-    let mut capped = false;
-    let (mut outcome, reason) = compiled.search(backend, limit, &budget, &mut |tiling| {
-        found.push(tiling);
-        if limit != 0 && found.len() >= limit {
-            Control::Stop
-        } else if found.len() >= MAX_STORED_SOLUTIONS {
-            capped = true;
-            Control::Stop
-        } else {
-            Control::Continue
+    let (mut found, mut capped) = (Vec::new(), false);
+    let (mut outcome, mut reason) = (None, None);
+    for _ in 0..2 {
+        found.clear();
+        let (searched, why) = compiled.search(backend, limit, &budget, &mut |tiling| {
+            found.push(tiling);
+            if limit != 0 && found.len() >= limit {
+                Control::Stop
+            } else if found.len() >= MAX_STORED_SOLUTIONS {
+                capped = true;
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        })?;
+        if !compiled.gave_up(&searched) {
+            (outcome, reason) = (Some(searched), why);
+            break;
         }
-    })?;
+        compiled = general(instance, backend, request)?;
+    }
+    let mut outcome = outcome.expect("the general engine does not give up");
+    if found.is_empty() {
+        refute_in_words(
+            &compiled,
+            &mut outcome,
+            &mut reason,
+            instance,
+            backend,
+            request,
+        )?;
+    }
     if capped {
         outcome.ending = Ending::Capped;
     }
@@ -226,7 +286,9 @@ pub fn run_streaming(
     request: &Request,
     each: &mut dyn FnMut(&Solution) -> Control,
 ) -> Result<Report, BackendError> {
-    let (start, budget, compiled) = prepare(instance, backend, request)?;
+    // Not the small-board path: a tiling streamed before it gave up could not be taken
+    // back. Streaming is for long enumerations, where compiling costs nothing.
+    let (start, budget, compiled) = prepare(instance, backend, request, false)?;
     let limit = request.limit;
     let mut found: u64 = 0;
     let mut wrong: Option<Violation> = None;
@@ -372,7 +434,7 @@ pub fn count(
     backend: &dyn Backend,
     request: &Request,
 ) -> Result<CountReport, BackendError> {
-    let (start, budget, compiled) = prepare(instance, backend, request)?;
+    let (start, budget, mut compiled) = prepare(instance, backend, request, true)?;
     if let Compiled::Model(model) = &compiled
         && let Some(reason) = &model.infeasible
     {
@@ -408,14 +470,34 @@ pub fn count(
     }
     let mut total: u128 = 0;
     let mut wrong: Option<Violation> = None;
-    let (outcome, _) = compiled.search(backend, 0, &budget, &mut |tiling| {
-        if let Err(v) = verify(instance, &compiled.decode(&tiling)) {
-            wrong = Some(v);
-            return Control::Stop;
+    let (mut outcome, mut reason) = (None, None);
+    for _ in 0..2 {
+        total = 0;
+        let (searched, why) = compiled.search(backend, 0, &budget, &mut |tiling| {
+            if let Err(v) = verify(instance, &compiled.decode(&tiling)) {
+                wrong = Some(v);
+                return Control::Stop;
+            }
+            total += 1;
+            Control::Continue
+        })?;
+        if wrong.is_some() || !compiled.gave_up(&searched) {
+            (outcome, reason) = (Some(searched), why);
+            break;
         }
-        total += 1;
-        Control::Continue
-    })?;
+        compiled = general(instance, backend, request)?;
+    }
+    let mut outcome = outcome.expect("the general engine does not give up");
+    if total == 0 && wrong.is_none() {
+        refute_in_words(
+            &compiled,
+            &mut outcome,
+            &mut reason,
+            instance,
+            backend,
+            request,
+        )?;
+    }
     if let Some(violation) = wrong {
         return Err(BackendError::WrongSolution {
             backend: backend.name().to_string(),
@@ -432,7 +514,7 @@ pub fn count(
         peak: None,
         counters: outcome.counters,
         ending: outcome.ending,
-        reason: None,
+        reason,
     })
 }
 

@@ -217,3 +217,100 @@ fn a_deadline_stops_the_small_path() {
         assert_eq!(report.ending, Ending::Timeout);
     }
 }
+
+/// A board the path gives up on goes to the general engine, and the answer is the
+/// general engine's. With a cap of no dead ends at all, every board whose search meets
+/// one takes that road: on the exhaustive domain the answers still match brute force,
+/// and where the path gave up, the counters are the general engine's.
+#[test]
+fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
+    let impatient = Native {
+        options: SearchOptions {
+            small_failure_cap: 0,
+            ..SearchOptions::default()
+        },
+    };
+    let general = general();
+    let mut gave_up = 0;
+    for case in extended_cases(1000, 500) {
+        crate::common::check(&case, &impatient, dominofit::model::Families::Colour);
+        let Some(board) = Board::compile(&case.instance) else {
+            continue;
+        };
+        let outcome = board
+            .with_failure_cap(0)
+            .search(0, &Budget::default(), &mut |_, _| Control::Continue);
+        if outcome.ending == Ending::Capped {
+            gave_up += 1;
+            let a = backend::run(&case.instance, &impatient, &request(0)).unwrap();
+            let b = backend::run(&case.instance, &general, &request(0)).unwrap();
+            assert_eq!(a.counters, b.counters);
+            assert_eq!(a.backend, "native");
+        }
+    }
+    // Small boards seldom meet a dead end; larger open ones do, before their first
+    // tiling too.
+    for index in 0..12 {
+        let (board, _) = dominofit::puzzle::generate::planted_open(8, 10, 9, index).unwrap();
+        let a = backend::run(&board, &impatient, &request(1)).unwrap();
+        let b = backend::run(&board, &general, &request(1)).unwrap();
+        assert_eq!(a.status, Status::Sat);
+        assert_eq!(b.status, Status::Sat);
+        let outcome = Board::compile(&board).unwrap().with_failure_cap(0).search(
+            1,
+            &Budget::default(),
+            &mut |_, _| Control::Continue,
+        );
+        if outcome.ending == Ending::Capped {
+            gave_up += 1;
+            assert_eq!(a.counters, b.counters);
+            assert_eq!(a.solutions, b.solutions);
+        }
+    }
+    assert!(gave_up >= 8, "{gave_up}");
+}
+
+/// What the path cannot refute in words, the general model's inversion can (its colour
+/// splits): the answer then carries the same refutation and counters as the general
+/// path's. Two holes of one colour of a planted board trade places with two open cells
+/// of the other colour in the same rows and columns, which keeps every clue and quota.
+#[test]
+fn a_refutation_by_colour_splits_is_given_in_words() {
+    use dominofit::puzzle::generate::planted;
+    let mut compared = 0;
+    for index in 0..40 {
+        let (mut board, _) = planted(10, 12, 41, index).unwrap();
+        let cols = board.cols;
+        let colour = |k: usize| (k / cols + k % cols) % 2;
+        let holes: Vec<usize> = (0..board.blocked.len())
+            .filter(|&k| board.blocked[k])
+            .collect();
+        let swap = holes.iter().enumerate().find_map(|(i, &a)| {
+            holes[i + 1..].iter().find_map(|&b| {
+                let (x, y) = ((a / cols) * cols + b % cols, (b / cols) * cols + a % cols);
+                (a / cols != b / cols
+                    && a % cols != b % cols
+                    && colour(a) == colour(b)
+                    && colour(x) != colour(a)
+                    && !board.blocked[x]
+                    && !board.blocked[y])
+                    .then_some((a, b, x, y))
+            })
+        });
+        let Some((a, b, x, y)) = swap else { continue };
+        board.blocked[a] = false;
+        board.blocked[b] = false;
+        board.blocked[x] = true;
+        board.blocked[y] = true;
+        if Board::compile(&board).is_none() {
+            continue;
+        }
+        let report = backend::run(&board, &Native::default(), &request(2)).unwrap();
+        let general = backend::run(&board, &general(), &request(2)).unwrap();
+        assert_eq!(report.status, Status::Unsat, "index {index}");
+        assert_eq!(report.reason, general.reason, "index {index}");
+        assert_eq!(report.counters, general.counters, "index {index}");
+        compared += usize::from(general.reason.is_some());
+    }
+    assert!(compared >= 10, "{compared}");
+}

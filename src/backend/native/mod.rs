@@ -50,12 +50,20 @@ impl Backend for Native {
     /// the same, and an explicit choice of families or options asks for the general
     /// engine.
     fn small_board(&self, instance: &Instance, families: Option<Families>) -> Option<small::Board> {
+        // Every option but the path's own at its default.
+        let others = SearchOptions {
+            small_boards: true,
+            small_failure_cap: SearchOptions::default().small_failure_cap,
+            ..self.options
+        };
         let general_asked = families.is_some_and(|f| f != Families::Colour)
-            || self.options != SearchOptions::default();
+            || !self.options.small_boards
+            || others != SearchOptions::default();
         if general_asked {
             return None;
         }
         small::Board::compile(instance)
+            .map(|board| board.with_failure_cap(self.options.small_failure_cap))
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

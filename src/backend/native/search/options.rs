@@ -7,6 +7,9 @@ pub struct SearchOptions {
     /// which skips compiling the general model; only with every other option at its
     /// default, since the path has none of them.
     pub small_boards: bool,
+    /// Dead ends after which the small-board path gives the board to the general engine
+    /// (raised by 4 for each tiling found); see `native::small::search::FAILURE_CAP`.
+    pub small_failure_cap: u64,
     /// Remember (covered cells, quotas) of subtrees proved empty.
     pub failure_cache: bool,
     /// At propagation stalls, reject line groups whose quota exceeds their room.
@@ -74,6 +77,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             small_boards: true,
+            small_failure_cap: crate::backend::native::small::search::FAILURE_CAP,
             failure_cache: true,
             path_capacity: true,
             colour_balance: true,

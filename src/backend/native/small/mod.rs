@@ -17,7 +17,7 @@
 //! inversion refutes, so that the general path states the refutation in words.
 
 mod quotas;
-mod search;
+pub mod search;
 
 use crate::backend::{Budget, Control, Outcome};
 use crate::puzzle::{Instance, Solution};
@@ -40,6 +40,8 @@ pub struct Board {
     first_col: u128,
     /// Orientation quotas from clue inversion.
     quotas: Quotas,
+    /// Dead ends before the path gives up: [`search::FAILURE_CAP`] unless set.
+    failure_cap: u64,
 }
 
 impl Board {
@@ -69,9 +71,16 @@ impl Board {
             first_row,
             first_col,
             quotas: Quotas::default(),
+            failure_cap: search::FAILURE_CAP,
         };
         board.quotas = Quotas::invert(instance, &board)?;
         Some(board)
+    }
+
+    /// The same board with another dead-end cap (tests give up at once with 0).
+    pub fn with_failure_cap(mut self, cap: u64) -> Board {
+        self.failure_cap = cap;
+        self
     }
 
     /// The open cells of row `r`.
@@ -85,7 +94,9 @@ impl Board {
     }
 
     /// Enumerates tilings as `(vertical, horizontal)` start-cell masks, handing each to
-    /// `each` until it says stop, the search is exhausted or the budget runs out.
+    /// `each` until it says stop, the search is exhausted or the budget runs out. After
+    /// [`search::FAILURE_CAP`] dead ends it ends `Capped`: the board is one for the general
+    /// engine, and the tilings handed out so far are to be forgotten.
     pub fn search(
         &self,
         limit: usize,

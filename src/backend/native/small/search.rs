@@ -24,6 +24,19 @@ use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 /// Nodes between two looks at the clock (a stop request is read at every node).
 const DEADLINE_EVERY: u64 = 64;
 
+/// Dead ends after which the path gives up (`Ending::Capped`) and the driver hands the
+/// board to the general engine, whose colour splits, matching filter and failure cache
+/// this path does not have. Game boards meet none or a handful; the cap bounds what a
+/// board that defeats the path costs before the general engine starts, at a few
+/// milliseconds. Each tiling found raises the cap by [`FAILURES_PER_TILING`]: an
+/// enumeration of thousands of tilings meets dead ends in proportion, and is work this
+/// path does well.
+pub const FAILURE_CAP: u64 = 5_000;
+
+/// See [`FAILURE_CAP`]. Open boards with thousands of tilings meet about one dead end
+/// per tiling.
+pub const FAILURES_PER_TILING: u64 = 4;
+
 #[derive(Debug, Clone, Copy)]
 struct State {
     /// Candidate vertical pieces, by top cell.
@@ -43,6 +56,8 @@ pub(super) struct Search<'a> {
     nodes: u64,
     forced: u64,
     found: usize,
+    /// Nodes whose propagation failed.
+    failures: u64,
 }
 
 /// Why a branch ended early.
@@ -51,6 +66,8 @@ enum Halt {
     Stopped,
     /// The deadline passed or a stop was asked.
     Timeout,
+    /// [`FAILURE_CAP`] dead ends were met.
+    Capped,
 }
 
 impl<'a> Search<'a> {
@@ -60,6 +77,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             forced: 0,
             found: 0,
+            failures: 0,
         }
     }
 
@@ -84,6 +102,7 @@ impl<'a> Search<'a> {
             Ok(()) => Ending::Exhausted,
             Err(Halt::Stopped) => Ending::Stopped,
             Err(Halt::Timeout) => Ending::Timeout,
+            Err(Halt::Capped) => Ending::Capped,
         };
         Outcome {
             ending,
@@ -109,6 +128,9 @@ impl<'a> Search<'a> {
         if budget.stopped() || (self.nodes.is_multiple_of(DEADLINE_EVERY) && budget.expired()) {
             return Err(Halt::Timeout);
         }
+        if self.failures > self.board.failure_cap + FAILURES_PER_TILING * self.found as u64 {
+            return Err(Halt::Capped);
+        }
         let consistent = self.board.propagate(&mut s);
         #[cfg(debug_assertions)]
         if consistent {
@@ -118,6 +140,7 @@ impl<'a> Search<'a> {
             self.forced = u64::from((s.pv | s.ph).count_ones());
         }
         if !consistent {
+            self.failures += 1;
             return Ok(());
         }
         if s.free == 0 {
@@ -132,12 +155,16 @@ impl<'a> Search<'a> {
             let mut next = s;
             if self.board.place(&mut next, cell, 0) {
                 self.branch(next, false, limit, budget, each)?;
+            } else {
+                self.failures += 1;
             }
         }
         if s.h & cell != 0 {
             let mut next = s;
             if self.board.place(&mut next, 0, cell) {
                 self.branch(next, false, limit, budget, each)?;
+            } else {
+                self.failures += 1;
             }
         }
         Ok(())
