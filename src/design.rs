@@ -120,18 +120,22 @@ pub struct Certified {
     pub prover: String,
 }
 
-/// The certifying run. Its families are fixed rather than the backend's default: the
-/// hardest-candidate choice reads its node counts, so a change of default would
-/// otherwise change the boards a seed gives.
+/// The certifying run. Its path is fixed rather than the backend's default: the
+/// hardest-candidate choice reads its node counts, and `unique` turns into holes pieces
+/// of whichever other tiling it finds, so a change of default would otherwise change
+/// the boards a seed gives. Boards the small-board path takes go to it (the screening
+/// of game-size candidates is the volume work it was built for); larger ones to the
+/// general engine with the families `all`.
 fn prove(
     instance: &Instance,
     limit: usize,
     timeout: Duration,
 ) -> Result<backend::Report, BackendError> {
+    let small = crate::backend::native::small::Board::compile(instance).is_some();
     let request = Request {
         limit,
         timeout: Some(timeout),
-        families: Some(Families::All),
+        families: (!small).then_some(Families::All),
     };
     backend::run(instance, &Native::default(), &request)
 }
