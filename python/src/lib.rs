@@ -145,6 +145,28 @@ fn job(
     })
 }
 
+impl Job {
+    /// `answer` for each board in turn, off the GIL and stoppable by Ctrl-C; the first
+    /// board that fails ends the call with its error.
+    fn each_board(
+        &self,
+        py: Python<'_>,
+        answer: impl Fn(&Instance, &dyn backend::Backend, &Request) -> Result<String, BackendError>
+        + Sync,
+    ) -> PyResult<Vec<String>> {
+        interruptible(py, || {
+            self.instances
+                .iter()
+                .map(|instance| {
+                    answer(instance, self.backend.as_ref(), &self.request)
+                        .map_err(|e| (instance, e))
+                })
+                .collect::<Result<Vec<String>, _>>()
+        })?
+        .map_err(|(instance, e)| board_error(instance, e))
+    }
+}
+
 /// A board's failure as the CLI's error line says it.
 fn board_error(instance: &Instance, error: BackendError) -> PyErr {
     match error {
@@ -171,17 +193,10 @@ fn solve(
     let job = job(
         source, is_path, backend, limit, timeout, families, encoding, threads,
     )?;
-    interruptible(py, || {
-        job.instances
-            .iter()
-            .map(|instance| {
-                backend::run(instance, job.backend.as_ref(), &job.request)
-                    .map(|report| serde_json::to_string(&report).expect("reports serialize"))
-                    .map_err(|e| (instance, e))
-            })
-            .collect::<Result<Vec<String>, _>>()
-    })?
-    .map_err(|(instance, e)| board_error(instance, e))
+    job.each_board(py, |instance, backend, request| {
+        backend::run(instance, backend, request)
+            .map(|report| serde_json::to_string(&report).expect("reports serialize"))
+    })
 }
 
 /// One `count --format json` line per board.
@@ -201,17 +216,10 @@ fn count(
     let job = job(
         source, is_path, backend, 0, timeout, families, encoding, threads,
     )?;
-    interruptible(py, || {
-        job.instances
-            .iter()
-            .map(|instance| {
-                backend::count(instance, job.backend.as_ref(), &job.request)
-                    .map(|report| serde_json::to_string(&report).expect("reports serialize"))
-                    .map_err(|e| (instance, e))
-            })
-            .collect::<Result<Vec<String>, _>>()
-    })?
-    .map_err(|(instance, e)| board_error(instance, e))
+    job.each_board(py, |instance, backend, request| {
+        backend::count(instance, backend, request)
+            .map(|report| serde_json::to_string(&report).expect("reports serialize"))
+    })
 }
 
 /// Per board pair: its name, and the first rule the tiling breaks (`None`: valid).

@@ -125,13 +125,13 @@ enum Found {
 /// both paths say the same. The model is compiled only for such answers.
 fn refute_in_words(
     compiled: &Compiled,
+    none_found: bool,
     outcome: &mut Outcome,
     reason: &mut Option<String>,
-    instance: &Instance,
-    backend: &dyn Backend,
-    request: &Request,
+    (instance, backend, request): (&Instance, &dyn Backend, &Request),
 ) -> Result<(), BackendError> {
-    if !matches!(compiled, Compiled::Small(_)) || outcome.ending != Ending::Exhausted {
+    if !none_found || !matches!(compiled, Compiled::Small(_)) || outcome.ending != Ending::Exhausted
+    {
         return Ok(());
     }
     if let Compiled::Model(model) = general(instance, backend, request)?
@@ -231,16 +231,14 @@ pub fn run(
         compiled = general(instance, backend, request)?;
     }
     let mut outcome = outcome.expect("the general engine does not give up");
-    if found.is_empty() {
-        refute_in_words(
-            &compiled,
-            &mut outcome,
-            &mut reason,
-            instance,
-            backend,
-            request,
-        )?;
-    }
+    let none_found = found.is_empty();
+    refute_in_words(
+        &compiled,
+        none_found,
+        &mut outcome,
+        &mut reason,
+        (instance, backend, request),
+    )?;
     if capped {
         outcome.ending = Ending::Capped;
     }
@@ -488,16 +486,14 @@ pub fn count(
         compiled = general(instance, backend, request)?;
     }
     let mut outcome = outcome.expect("the general engine does not give up");
-    if total == 0 && wrong.is_none() {
-        refute_in_words(
-            &compiled,
-            &mut outcome,
-            &mut reason,
-            instance,
-            backend,
-            request,
-        )?;
-    }
+    let none_found = total == 0 && wrong.is_none();
+    refute_in_words(
+        &compiled,
+        none_found,
+        &mut outcome,
+        &mut reason,
+        (instance, backend, request),
+    )?;
     if let Some(violation) = wrong {
         return Err(BackendError::WrongSolution {
             backend: backend.name().to_string(),
