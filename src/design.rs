@@ -124,8 +124,9 @@ pub struct Certified {
 /// hardest-candidate choice reads its node counts, and `unique` turns into holes pieces
 /// of whichever other tiling it finds, so a change of default would otherwise change
 /// the boards a seed gives. Boards the small-board path takes go to it (the screening
-/// of game-size candidates is the volume work it was built for); larger ones to the
-/// general engine with the families `all`.
+/// of game-size candidates is the volume work it was built for), with the families
+/// `colour` named for the general engine it hands a board to when it gives up; larger
+/// boards go to the general engine with the families `all`.
 fn prove(
     instance: &Instance,
     limit: usize,
@@ -135,7 +136,11 @@ fn prove(
     let request = Request {
         limit,
         timeout: Some(timeout),
-        families: (!small).then_some(Families::All),
+        families: Some(if small {
+            Families::Colour
+        } else {
+            Families::All
+        }),
     };
     backend::run(instance, &Native::default(), &request)
 }

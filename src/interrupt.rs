@@ -31,6 +31,10 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// Set once dominofit has made itself a child subreaper (at its first program).
 static SUBREAPER: AtomicBool = AtomicBool::new(false);
+/// Whether dominofit adopts and kills strays: the process is its own. A host that
+/// embeds the library (the Python package) has children of its own, which are not
+/// dominofit's to reap.
+static ADOPT_STRAYS: AtomicBool = AtomicBool::new(true);
 
 #[derive(Default)]
 struct Live {
@@ -65,6 +69,14 @@ pub fn request() {
     for &group in &live.groups {
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
+}
+
+/// For a host process that embeds the library: never become a child subreaper and never
+/// reap children outside dominofit's registered process groups, which may be the host's
+/// own. Programs dominofit starts are still killed at their deadline, with their group,
+/// and by the parent-death signal.
+pub fn leave_strays_alone() {
+    ADOPT_STRAYS.store(false, Ordering::SeqCst);
 }
 
 /// Forgets an interrupt once the call it stopped has returned, for a process that goes on
@@ -264,7 +276,7 @@ pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
 
 /// Makes dominofit a child subreaper, once, noting the children it already has.
 fn become_subreaper(live: &mut Live) {
-    if SUBREAPER.swap(true, Ordering::SeqCst) {
+    if !ADOPT_STRAYS.load(Ordering::SeqCst) || SUBREAPER.swap(true, Ordering::SeqCst) {
         return;
     }
     live.inherited = children_of(std::process::id() as i32)
@@ -279,6 +291,9 @@ fn become_subreaper(live: &mut Live) {
 /// programs that escaped their group and were re-parented here. Repeats while killing
 /// one re-parents more, for at most a second. Called with the registry locked.
 fn reap_strays_locked(registered: &[i32], inherited: &[i32]) {
+    if !ADOPT_STRAYS.load(Ordering::SeqCst) {
+        return;
+    }
     let me = std::process::id() as i32;
     // Children in dominofit's own group were started by other code (a test harness, a
     // caller of the library) and are theirs to manage; an escaped program has a group

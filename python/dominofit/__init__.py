@@ -7,9 +7,12 @@ return plain dicts in the shapes ``dominofit solve --format json`` and
 ``dominofit count --format json`` print (statuses, solutions, stats). One
 instance gives one dict; several (a list, or a workload) give a list.
 
-Errors are :class:`DominofitError` with the message the command line prints.
-Long calls release the GIL, and Ctrl-C (``KeyboardInterrupt``) stops them,
-killing any solver program they started.
+Errors are :class:`DominofitError` with the message the command line prints;
+for a list of boards, the first board that fails raises (the command line
+reports it and goes on). Long calls release the GIL, and Ctrl-C
+(``KeyboardInterrupt``) stops them, killing any solver program they started;
+the interrupt is process-wide, so calls running at that moment in other
+threads stop too (``unknown``, never ``unsat``).
 """
 
 from __future__ import annotations

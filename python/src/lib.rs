@@ -5,7 +5,9 @@
 //!
 //! Every call runs on a thread of its own while the calling thread waits without the
 //! GIL and looks for Ctrl-C between waits: a `KeyboardInterrupt` stops the search
-//! (and kills any solver program it started) instead of waiting for it to end.
+//! (and kills any solver program it started) instead of waiting for it to end. The
+//! library's interrupt is process-wide: calls running at that moment in other Python
+//! threads stop too, and end `unknown` (never `unsat`) or raise `KeyboardInterrupt`.
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -101,15 +103,9 @@ where
 }
 
 fn seconds(timeout: Option<f64>) -> PyResult<Option<Duration>> {
-    match timeout {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 && s <= 365.0 * 86400.0 => {
-            Ok(Some(Duration::from_secs_f64(s)))
-        }
-        Some(s) => Err(fail(format!(
-            "timeout {s} is not a number of seconds above 0 and at most a year"
-        ))),
-    }
+    timeout
+        .map(|s| backend::time_limit(s).map_err(fail))
+        .transpose()
 }
 
 /// What `solve` and `count` share: the backend, the boards and the request.
@@ -233,9 +229,18 @@ fn verify_tilings(
     let instances = boards(instance, instance_is_path)?;
     let solutions = tilings(solution, solution_is_path)?;
     if instances.len() != solutions.len() {
+        let label = |text: &str, is_path: bool, given: &str| {
+            if is_path {
+                text.to_string()
+            } else {
+                given.to_string()
+            }
+        };
         return Err(fail(format!(
-            "{} instances but {} solutions; they are paired one to one",
+            "{} holds {} instances but {} holds {} solutions; they are paired one to one",
+            label(instance, instance_is_path, "<instance>"),
             instances.len(),
+            label(solution, solution_is_path, "<solution>"),
             solutions.len()
         )));
     }
@@ -311,9 +316,12 @@ fn generate(
     if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
         return Err(fail(format!(
             "{count} boards of {rows}x{cols} add up to more than the {} cells a workload may \
-             hold",
+             hold; generate fewer boards per file",
             dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
         )));
+    }
+    if pool == 0 || node_cap == 0 {
+        return Err(fail("pool and node_cap are at least 1"));
     }
     if !["planted", "open", "unique", "unsat"].contains(&kind) {
         return Err(fail(format!(
@@ -391,6 +399,8 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The Python process is the host's: its other children are not dominofit's to reap.
+    dominofit::interrupt::leave_strays_alone();
     m.add("DominofitError", m.py().get_type::<DominofitError>())?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

@@ -206,9 +206,43 @@ def test_a_timeout_gives_unknown_never_unsat():
     assert answer["stats"]["stopped"] == "timeout"
 
 
-def test_a_bad_timeout_is_an_error():
-    with pytest.raises(dominofit.DominofitError, match="timeout"):
-        dominofit.solve(MODELS / "observed" / "6x6.json", timeout=-1)
+def test_a_bad_timeout_is_an_error_in_the_cli_words():
+    path = MODELS / "observed" / "6x6.json"
+    with pytest.raises(dominofit.DominofitError) as raised:
+        dominofit.solve(path, timeout=-1)
+    assert str(raised.value) == "the time limit must be a positive number of seconds, not -1"
+    assert str(raised.value) in cli("solve", path, "--timeout=-1", ok=(2,)).stderr
+
+
+def test_unpaired_tilings_are_an_error_in_the_cli_words(tmp_path):
+    boards = tmp_path / "boards.jsonl"
+    boards.write_text((MODELS / "observed.jsonl").read_text())
+    tiling = MODELS / "observed" / "8x8.solution.json"
+    with pytest.raises(dominofit.DominofitError) as raised:
+        dominofit.verify(boards, tiling)
+    done = cli("verify", boards, tiling, ok=(1,))
+    assert done.stderr.strip() == f"error: {raised.value}"
+
+
+def test_the_callers_own_children_are_left_alone():
+    """Running an external solver does not make the library reap the host's children
+    (a subreaper would kill a session leader the caller started)."""
+    import shutil
+
+    if not shutil.which("cadical"):
+        if os.environ.get("CI") == "true":
+            pytest.fail("cadical is not installed; run scripts/install-solvers.sh")
+        pytest.skip("cadical is not installed")
+    board = MODELS / "observed" / "6x6.json"
+    # A first external run, then a child of the caller's, then another run.
+    assert dominofit.solve(board, backend="cadical", limit=2)["status"] == "unique"
+    mine = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        assert dominofit.solve(board, backend="cadical", limit=2)["status"] == "unique"
+        assert mine.poll() is None, "the caller's child was killed"
+    finally:
+        mine.kill()
+        assert mine.wait() == -signal.SIGKILL
 
 
 def test_the_gil_is_released_during_a_call():

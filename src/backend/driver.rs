@@ -650,7 +650,7 @@ impl schemars::JsonSchema for Report {
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        ReportJson::json_schema(generator)
+        report_schema(generator, "solutions", "found")
     }
 }
 
@@ -661,8 +661,35 @@ impl schemars::JsonSchema for StreamEnd<'_> {
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        ReportJson::json_schema(generator)
+        report_schema(generator, "found", "solutions")
     }
+}
+
+/// [`ReportJson`]'s schema for one of its two uses: `with` always written, `without`
+/// never.
+fn report_schema(
+    generator: &mut schemars::SchemaGenerator,
+    with: &str,
+    without: &str,
+) -> schemars::Schema {
+    let mut schema = <ReportJson as schemars::JsonSchema>::json_schema(generator);
+    let object = schema.ensure_object();
+    if let Some(serde_json::Value::Object(properties)) = object.get_mut("properties") {
+        properties.remove(without);
+        // Written, and never as null.
+        if let Some(kind) = properties.get_mut(with).and_then(|p| p.get_mut("type"))
+            && let serde_json::Value::Array(types) = kind
+        {
+            types.retain(|t| t != "null");
+            if let [only] = types.as_slice() {
+                *kind = only.clone();
+            }
+        }
+    }
+    if let Some(serde_json::Value::Array(required)) = object.get_mut("required") {
+        required.push(with.into());
+    }
+    schema
 }
 
 /// The schema of `count --format json`'s lines.

@@ -108,6 +108,28 @@ impl Budget<'_> {
     }
 }
 
+/// A year: longer time limits are surely typing mistakes.
+pub const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
+
+/// A time limit in seconds as a duration, or why it is not one: it must be positive and
+/// at most [`MAX_TIMEOUT_SECONDS`]. The command line and the Python package say the same.
+///
+/// # Errors
+/// The message for a person.
+pub fn time_limit(seconds: f64) -> Result<Duration, String> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!(
+            "the time limit must be a positive number of seconds, not {seconds}"
+        ));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "the time limit is at most {MAX_TIMEOUT_SECONDS} seconds; leave it out for none"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
 /// Work counters a backend reports; every field is optional so each backend fills
 /// in what it has.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]

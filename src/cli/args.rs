@@ -396,22 +396,9 @@ pub(super) struct GenerateArgs {
 /// the timings of that many calls take a few megabytes.
 pub(super) const MAX_REPEAT: i64 = 100_000;
 
-/// A year: longer limits are surely typing mistakes.
-pub(super) const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
-
 pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !(seconds.is_finite() && seconds > 0.0) {
-        return Err(format!(
-            "the time limit must be a positive number of seconds, not {text}"
-        ));
-    }
-    if seconds > MAX_TIMEOUT_SECONDS {
-        return Err(format!(
-            "the time limit is at most {MAX_TIMEOUT_SECONDS} seconds; leave it out for none"
-        ));
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+    dominofit::backend::time_limit(seconds)
 }

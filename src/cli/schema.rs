@@ -33,53 +33,118 @@ pub(super) const CONTRACTS: &[Contract] = &[
     Contract {
         name: "instance",
         describes: "an instance as `generate` and certificate bundles write it (`name` may be left out in files people write)",
-        schema: || schemars::schema_for!(InstanceJson),
+        schema: || output::<InstanceJson>(),
     },
     Contract {
         name: "solution",
         describes: "a tiling: a *.solution.json file, a line of a bundle's solutions.jsonl",
-        schema: || schemars::schema_for!(SolutionJson),
+        schema: || output::<SolutionJson>(),
     },
     Contract {
         name: "solve",
         describes: "a line of `solve --format json`",
-        schema: || schemars::schema_for!(Report),
+        schema: || output::<Report>(),
     },
     Contract {
         name: "solve-jsonl",
         describes: "a line of `solve --format jsonl`",
-        schema: || schemars::schema_for!(StreamLine),
+        schema: || output::<StreamLine>(),
     },
     Contract {
         name: "count",
         describes: "a line of `count --format json`",
-        schema: || schemars::schema_for!(CountReport),
+        schema: || output::<CountReport>(),
     },
     Contract {
         name: "backends",
         describes: "a line of `backends --format json`",
-        schema: || schemars::schema_for!(show::BackendLine),
+        schema: || output::<show::BackendLine>(),
     },
     Contract {
         name: "model",
         describes: "`emit --to model-json`",
-        schema: || schemars::schema_for!(ModelDump),
+        schema: || output::<ModelDump>(),
     },
     Contract {
         name: "race-summary",
         describes: "a race's summary.json",
-        schema: || schemars::schema_for!(Summary),
+        schema: || output::<Summary>(),
     },
     Contract {
         name: "certificate",
         describes: "a certificate bundle's certificate.json",
-        schema: || schemars::schema_for!(Manifest),
+        schema: || output::<Manifest>(),
     },
 ];
 
+/// The schema of how `T` serializes (the default would describe deserializing).
+fn output<T: schemars::JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// Optional fields are left out when they have no value, never written as `null`: a
+/// property that is not required loses its `null` alternative, so a `null` there fails.
+fn omitted_not_null(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    let Value::Object(object) = value else {
+        if let Value::Array(items) = value {
+            items.iter_mut().for_each(omitted_not_null);
+        }
+        return;
+    };
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for (name, property) in properties.iter_mut() {
+            if required.contains(name) {
+                continue;
+            }
+            let Value::Object(property) = property else {
+                continue;
+            };
+            if let Some(Value::Array(types)) = property.get_mut("type") {
+                types.retain(|t| t != "null");
+                if let [only] = types.as_slice() {
+                    let only = only.clone();
+                    property.insert("type".into(), only);
+                }
+            }
+            if let Some(Value::Array(alternatives)) = property.get("anyOf") {
+                let kept: Vec<Value> = alternatives
+                    .iter()
+                    .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+                    .cloned()
+                    .collect();
+                property.remove("anyOf");
+                match <[Value; 1]>::try_from(kept) {
+                    Ok([Value::Object(only)]) => property.extend(only),
+                    Ok([other]) => {
+                        property.insert("anyOf".into(), Value::Array(vec![other]));
+                    }
+                    Err(kept) => {
+                        property.insert("anyOf".into(), Value::Array(kept));
+                    }
+                }
+            }
+        }
+    }
+    object.values_mut().for_each(omitted_not_null);
+}
+
 /// The schema as the shipped file holds it: pretty, with a final newline.
 pub(super) fn text(contract: &Contract) -> String {
-    let schema = (contract.schema)();
+    let mut schema = serde_json::to_value((contract.schema)()).expect("schemas are JSON");
+    omitted_not_null(&mut schema);
     serde_json::to_string_pretty(&schema).expect("schemas always serialize") + "\n"
 }
 

@@ -111,10 +111,13 @@ pub type CoverList = smallvec::SmallVec<[PlacementId; 4]>;
 
 /// `ExactlyOne` over the placements covering one open cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Cover {
     /// One-based.
+    #[schemars(range(min = 1))]
     pub row: usize,
     /// One-based column of the cell.
+    #[schemars(range(min = 1))]
     pub col: usize,
     /// In increasing order.
     pub placements: CoverList,
@@ -137,10 +140,12 @@ pub struct QuotaGroup {
 
 /// A quota group as a model dump shows it, with its members.
 #[derive(Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct QuotaView<'a> {
     /// The family: `u`, `p`, `q`, `t` or a colour split.
     pub family: Family,
     /// One-based row or column of the line or cut.
+    #[schemars(range(min = 1))]
     pub index: usize,
     /// Exactly this many members are placed.
     pub quota: u32,
@@ -160,10 +165,12 @@ pub enum Line {
 
 /// A raw clue: `Σ weight · placement = target`, weights 1 (vertical dot) or 2.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ClueSum {
     /// Whether `index` names a row or a column.
     pub line: Line,
     /// One-based.
+    #[schemars(range(min = 1))]
     pub index: usize,
     /// The clue: the dots the line must carry.
     pub target: u64,
@@ -175,13 +182,17 @@ pub struct ClueSum {
 
 /// A placement as written in a model dump: kind and one-based start cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PlacementView {
     /// `V` or `H`, from [`Orientation::letter`].
+    #[schemars(regex(pattern = "^[VH]$"))]
     pub kind: char,
     /// One-based row of the start cell: the top cell of a vertical piece, the left cell of
     /// a horizontal one.
+    #[schemars(range(min = 1))]
     pub row: usize,
     /// One-based column of the start cell.
+    #[schemars(range(min = 1))]
     pub col: usize,
 }
 

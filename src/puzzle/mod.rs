@@ -198,6 +198,7 @@ pub struct InstanceJson<'a> {
     #[schemars(range(min = 1))]
     pub cols: usize,
     /// Blocked cells as one-based `[row, col]` pairs, row-major.
+    #[schemars(schema_with = "one_based_cells")]
     pub blocked: Vec<[usize; 2]>,
     /// The dots each row must carry, top to bottom.
     pub row_clues: &'a [u64],
@@ -205,13 +206,28 @@ pub struct InstanceJson<'a> {
     pub col_clues: &'a [u64],
 }
 
+/// The schema of a list of one-based `[row, col]` cells.
+fn one_based_cells(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "array",
+        "items": {
+            "type": "array",
+            "items": { "type": "integer", "minimum": 1 },
+            "minItems": 2,
+            "maxItems": 2
+        }
+    })
+}
+
 /// A tiling as FORMAT.md writes it: one-based start cells, sorted row-major.
 #[derive(Serialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct SolutionJson {
     /// Top cells of vertical pieces (one dot on top, blank below).
+    #[schemars(schema_with = "one_based_cells")]
     pub vertical: Vec<[usize; 2]>,
     /// Left cells of horizontal pieces (blank on the left, two dots on the right).
+    #[schemars(schema_with = "one_based_cells")]
     pub horizontal: Vec<[usize; 2]>,
 }
 

@@ -84,6 +84,20 @@ fn the_schemas_reject_what_the_format_does_not_allow() {
         false,
     ))
     .unwrap();
+    // A streamed end with the tilings of a solve line.
+    let streamed = stdout_of(
+        dominofit().args([
+            "solve",
+            &root("models/observed/6x6.json"),
+            "--format",
+            "jsonl",
+        ]),
+        false,
+    );
+    let mut end = validated_lines("solve-jsonl", &streamed).pop().unwrap();
+    end["solutions"] = serde_json::json!([]);
+    let text = end.to_string();
+    assert!(std::panic::catch_unwind(|| validated("solve-jsonl", &text)).is_err());
     let value = validated("solve", &line);
     let mut wrong = Vec::new();
     let mut bad_status = value.clone();
@@ -95,6 +109,20 @@ fn the_schemas_reject_what_the_format_does_not_allow() {
     let mut missing = value.clone();
     missing.as_object_mut().unwrap().remove("complete");
     wrong.push(missing);
+    // The streamed end's field on a solve line, a tiling list left out, a zero-based
+    // cell, and null for a counter that is left out when it has no value.
+    let mut streamed = value.clone();
+    streamed["found"] = 1.into();
+    wrong.push(streamed);
+    let mut no_tilings = value.clone();
+    no_tilings.as_object_mut().unwrap().remove("solutions");
+    wrong.push(no_tilings);
+    let mut zero_based = value.clone();
+    zero_based["solutions"][0]["vertical"][0] = serde_json::json!([0, 1]);
+    wrong.push(zero_based);
+    let mut null = value.clone();
+    null["stats"]["nodes"] = serde_json::Value::Null;
+    wrong.push(null);
     for value in wrong {
         let text = value.to_string();
         let caught = std::panic::catch_unwind(|| validated("solve", &text));

@@ -314,3 +314,45 @@ fn a_refutation_by_colour_splits_is_given_in_words() {
     }
     assert!(compared >= 10, "{compared}");
 }
+
+/// The word's edges: a single row of 128 cells (declined: a vertical piece would be a
+/// shift by the word's width), a single column of 128, two rows of 64, and thin boards
+/// between; on each, the path and the general engine give the same complete sets.
+#[test]
+fn the_path_agrees_at_the_edges_of_its_word() {
+    use dominofit::puzzle::generate::{planted, planted_open};
+    let one_row = planted_open(1, 128, 3, 0).unwrap().0;
+    assert!(Board::compile(&one_row).is_none());
+    let general = general();
+    let mut compared = 0;
+    for (rows, cols) in [
+        (128, 1),
+        (2, 64),
+        (64, 2),
+        (1, 126),
+        (4, 32),
+        (3, 42),
+        (11, 11),
+    ] {
+        for index in 0..3 {
+            let boards = [
+                planted(rows, cols, 5, index).unwrap().0,
+                planted_open(rows, cols, 5, index)
+                    .map(|p| p.0)
+                    .unwrap_or_else(|_| planted(rows, cols, 6, index).unwrap().0),
+            ];
+            for board in boards {
+                assert!(Board::compile(&board).is_some(), "{rows}x{cols}");
+                let a = backend::run(&board, &Native::default(), &request(0)).unwrap();
+                let b = backend::run(&board, &general, &request(0)).unwrap();
+                let (mut x, mut y) = (a.solutions, b.solutions);
+                x.sort();
+                y.sort();
+                assert_eq!(x, y, "{rows}x{cols} index {index}");
+                assert_eq!(a.status, b.status);
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 42);
+}

@@ -50,7 +50,9 @@ impl Board {
     pub fn compile(instance: &Instance) -> Option<Board> {
         let (rows, cols) = (instance.rows, instance.cols);
         let cells = rows.checked_mul(cols)?;
-        if cells == 0 || cells > MAX_CELLS {
+        // A vertical piece is a shift by `cols`, which must stay below the word's width:
+        // a single row of 128 cells goes to the general engine.
+        if cells == 0 || cells > MAX_CELLS || cols >= MAX_CELLS {
             return None;
         }
         let mut open = 0u128;
