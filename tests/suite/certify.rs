@@ -360,8 +360,9 @@ fn bundles() -> Bundles {
             .unwrap()
             .map(|e| e.unwrap().path())
             .find(|p| {
-                std::fs::read_to_string(p.join("certificate.json"))
-                    .is_ok_and(|m| m.contains(&format!("\"status\": \"{status}\"")))
+                std::fs::read_to_string(p.join("certificate.json")).is_ok_and(|m| {
+                    crate::common::schema::validated("certificate", &m)["status"] == status
+                })
             })
             .unwrap()
     };

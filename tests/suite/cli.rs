@@ -5,6 +5,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 
+use crate::common::schema::conforms;
+
 fn dominofit() -> Command {
     Command::cargo_bin("dominofit").unwrap()
 }
@@ -194,7 +196,8 @@ fn unsat_by_clue_inversion_gives_the_reason() {
         .assert()
         .success()
         .stdout(contains(r#""status":"unsat""#))
-        .stdout(contains(r#""reason":"#));
+        .stdout(contains(r#""reason":"#))
+        .stdout(conforms("solve"));
     dominofit()
         .args(["solve", "-"])
         .write_stdin(text)
@@ -245,7 +248,8 @@ fn count_reports_a_decimal_string() {
         .assert()
         .success()
         .stdout(contains(r#""count":"1""#))
-        .stdout(contains(r#""complete":true"#));
+        .stdout(contains(r#""complete":true"#))
+        .stdout(conforms("count"));
 }
 
 #[test]
@@ -269,7 +273,8 @@ fn generate_is_reproducible_and_solvable() {
         .write_stdin(a)
         .assert()
         .success()
-        .stdout(contains(r#""status":"sat""#).count(4));
+        .stdout(contains(r#""status":"sat""#).count(4))
+        .stdout(conforms("solve"));
 }
 
 #[test]
@@ -328,7 +333,8 @@ fn stdin_workloads_report_line_numbers() {
         .write_stdin("{\"rows\": 1, \"cols\": 2, \"blocked\": [], \"row_clues\": [2], \"col_clues\": [0, 2]}\n{\"rows\": 1, \"cols\": 2, \"blocked\": [], \"row_clues\": [2], \"col_clues\": [0, 2]}\n")
         .assert()
         .success()
-        .stdout(contains("\"name\":\"line-2\""));
+        .stdout(contains("\"name\":\"line-2\""))
+        .stdout(conforms("solve"));
 }
 
 #[test]
@@ -437,7 +443,8 @@ fn generated_unsat_and_unique_boards_keep_their_promise() {
         .write_stdin(unsat)
         .assert()
         .success()
-        .stdout(contains(r#""status":"unsat""#).count(3));
+        .stdout(contains(r#""status":"unsat""#).count(3))
+        .stdout(conforms("solve"));
     let unique = dominofit()
         .args([
             "generate", "--unique", "--rows", "9", "--cols", "7", "--count", "3",
@@ -450,7 +457,8 @@ fn generated_unsat_and_unique_boards_keep_their_promise() {
         .write_stdin(unique)
         .assert()
         .success()
-        .stdout(contains(r#""count":"1""#).count(3));
+        .stdout(contains(r#""count":"1""#).count(3))
+        .stdout(conforms("count"));
 }
 
 #[test]
@@ -519,6 +527,9 @@ fn race_writes_tables_and_plots() {
     ] {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
         assert!(!text.is_empty(), "{file}");
+        if file == "summary.json" {
+            crate::common::schema::validated("race-summary", &text);
+        }
     }
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     assert!(md.contains("| observed-8x8 | native | unique |"), "{md}");

@@ -236,6 +236,7 @@ fn user_descriptors_work_from_the_command_line_and_leave_nothing_behind() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"status\":\"unknown\""));
+    crate::common::schema::validated_lines("solve", &out.stdout);
     let left: Vec<_> = std::fs::read_dir(scratch.path()).unwrap().collect();
     assert!(left.is_empty(), "temporary files left behind: {left:?}");
     let listed = Command::new(cargo_bin("dominofit"))

@@ -331,6 +331,7 @@ fn the_deadline_covers_lowering_and_writing() {
     let elapsed = start.elapsed();
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("\"status\":\"unknown\""));
+    crate::common::schema::validated_lines("solve", &out.stdout);
     // Lowering and writing this board take seconds: the deadline stopped them before the
     // program was ever started. (A contract, not a speed claim: the bound is ten times
     // the limit.)

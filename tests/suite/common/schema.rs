@@ -51,3 +51,12 @@ pub fn validated_lines(name: &str, bytes: &[u8]) -> Vec<Value> {
         .map(|line| validated(name, line))
         .collect()
 }
+
+/// An `assert_cmd` predicate: every line of the output meets the named schema (a line
+/// that does not panics with the violations).
+pub fn conforms(name: &'static str) -> impl predicates::Predicate<[u8]> {
+    predicates::function::function(move |out: &[u8]| {
+        validated_lines(name, out);
+        true
+    })
+}
