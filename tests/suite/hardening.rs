@@ -138,6 +138,8 @@ fn a_name_never_changes_a_solver_answer() {
             ("kissat", "kissat", "--version"),
             ("cbc", "cbc", "-quit"),
             ("glpsol", "glpsol", "--version"),
+            ("cbc-mps", "cbc", "-quit"),
+            ("glpsol-mps", "glpsol", "--version"),
             ("minisat-plus", "minisat+", "--help"),
             ("minizinc-gecode", "minizinc", "--version"),
         ] {

@@ -58,6 +58,14 @@ const SHIPPED: &[(&str, &str)] = &[
     ),
     ("cbc.toml", include_str!("../../../backends/cbc.toml")),
     ("glpsol.toml", include_str!("../../../backends/glpsol.toml")),
+    (
+        "cbc-mps.toml",
+        include_str!("../../../backends/cbc-mps.toml"),
+    ),
+    (
+        "glpsol-mps.toml",
+        include_str!("../../../backends/glpsol-mps.toml"),
+    ),
 ];
 
 /// The environment variable naming a directory of user descriptors (`*.toml`).
