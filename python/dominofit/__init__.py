@@ -69,6 +69,20 @@ def _source(value: Any, what: str) -> tuple[str, bool, bool]:
     )
 
 
+def _whole(name: str, value: Any, low: int, high: Optional[int] = None) -> int:
+    """``value`` as an int between ``low`` and ``high``, or the error saying so."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < low or (high is not None and value > high):
+        bound = f"at least {low}" if high is None else f"between {low} and {high}"
+        raise DominofitError(f"{name} must be {bound}, not {value}")
+    return value
+
+
+def _threads(threads: Optional[int]) -> Optional[int]:
+    return None if threads is None else _whole("threads", threads, 1, 256)
+
+
 def _answers(lines: List[str], several: bool) -> Union[dict, List[dict]]:
     answers = [json.loads(line) for line in lines]
     if several or len(answers) != 1:
@@ -95,8 +109,9 @@ def solve(
     stops is ``unknown``, never ``unsat``.
     """
     source, is_path, several = _source(instance, "instance")
+    limit = _whole("limit", limit, 0)
     lines = _native.solve(
-        source, is_path, backend, int(limit), timeout, families, encoding, threads
+        source, is_path, backend, limit, timeout, families, encoding, _threads(threads)
     )
     return _answers(lines, several)
 
@@ -117,7 +132,7 @@ def count(
     """
     source, is_path, several = _source(instance, "instance")
     lines = _native.count(
-        source, is_path, backend, timeout, families, encoding, threads
+        source, is_path, backend, timeout, families, encoding, _threads(threads)
     )
     return _answers(lines, several)
 
@@ -173,8 +188,9 @@ def generate(
     no solution; each proved by a prover other than the native search).
     """
     lines = _native.generate(
-        int(rows), int(cols), int(count), int(seed), kind, float(timeout),
-        int(pool), int(node_cap),
+        _whole("rows", rows, 1), _whole("cols", cols, 1), _whole("count", count, 0),
+        _whole("seed", seed, 0, 2**64 - 1), kind, float(timeout),
+        _whole("pool", pool, 1), _whole("node_cap", node_cap, 1),
     )
     return [json.loads(line) for line in lines]
 

@@ -292,3 +292,30 @@ print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), l
 
 def test_version_is_the_cli_version():
     assert cli("--version").stdout.split()[-1] == dominofit.__version__
+
+
+@pytest.mark.parametrize(
+    "call,message",
+    [
+        (lambda b: dominofit.solve(b, limit=-1), "limit must be at least 0, not -1"),
+        (lambda b: dominofit.solve(b, threads=0), "threads must be between 1 and 256, not 0"),
+        (lambda b: dominofit.count(b, threads=300), "threads must be between 1 and 256, not 300"),
+        (lambda b: dominofit.generate(-2, 5), "rows must be at least 1, not -2"),
+        (lambda b: dominofit.generate(5, 5, count=-1), "count must be at least 0, not -1"),
+        (lambda b: dominofit.generate(5, 5, pool=0), "pool must be at least 1, not 0"),
+        (lambda b: dominofit.emit(b, to="xml"), "unknown format `xml`"),
+        (lambda b: dominofit.solve(b, families="bogus"), "unknown constraint families `bogus`"),
+    ],
+)
+def test_bad_arguments_are_clear_errors(call, message):
+    board = {"rows": 2, "cols": 2, "blocked": [], "row_clues": [2, 0], "col_clues": [1, 1]}
+    with pytest.raises(dominofit.DominofitError) as raised:
+        call(board)
+    assert str(raised.value) == message
+
+
+def test_a_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError):
+        dominofit.solve(42)
+    with pytest.raises(TypeError):
+        dominofit.solve({"rows": 1}, limit="2")
