@@ -113,10 +113,20 @@ enum Compiled {
     Small(native::small::Board),
 }
 
-/// A tiling as the search reported it, decoded only after the clock stops.
-enum Found {
-    Placements(Vec<PlacementId>),
+/// A tiling as the search reported it: borrowed from the search while it is handed on,
+/// owned where it is kept to be decoded after the clock stops.
+enum Found<'a> {
+    Placements(std::borrow::Cow<'a, [PlacementId]>),
     Masks(u128, u128),
+}
+
+impl Found<'_> {
+    fn into_owned(self) -> Found<'static> {
+        match self {
+            Found::Placements(ids) => Found::Placements(std::borrow::Cow::Owned(ids.into_owned())),
+            Found::Masks(v, h) => Found::Masks(v, h),
+        }
+    }
 }
 
 /// After the small-board path found no tiling: when the general model's clue inversion
@@ -156,11 +166,11 @@ impl Compiled {
         backend: &dyn Backend,
         limit: usize,
         budget: &Budget,
-        each: &mut dyn FnMut(Found) -> Control,
+        each: &mut dyn FnMut(Found<'_>) -> Control,
     ) -> Result<(Outcome, Option<String>), BackendError> {
         match self {
             Compiled::Model(model) => search(model, backend, limit, budget, &mut |ids| {
-                each(Found::Placements(ids.to_vec()))
+                each(Found::Placements(std::borrow::Cow::Borrowed(ids)))
             }),
             Compiled::Small(board) => Ok((
                 board.search(limit, budget, &mut |v, h| each(Found::Masks(v, h))),
@@ -214,7 +224,7 @@ pub fn run(
     for _ in 0..2 {
         found.clear();
         let (searched, why) = compiled.search(backend, limit, &budget, &mut |tiling| {
-            found.push(tiling);
+            found.push(tiling.into_owned());
             if limit != 0 && found.len() >= limit {
                 Control::Stop
             } else if found.len() >= MAX_STORED_SOLUTIONS {
