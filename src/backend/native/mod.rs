@@ -50,15 +50,13 @@ impl Backend for Native {
     /// the same, and an explicit choice of families or options asks for the general
     /// engine.
     fn small_board(&self, instance: &Instance, families: Option<Families>) -> Option<small::Board> {
-        // Every option but the path's own at its default.
+        // The path switched on, and every other option at its default.
+        let default = SearchOptions::default();
         let others = SearchOptions {
-            small_boards: true,
-            small_failure_cap: SearchOptions::default().small_failure_cap,
+            small_failure_cap: default.small_failure_cap,
             ..self.options
         };
-        let general_asked = families.is_some_and(|f| f != Families::Colour)
-            || !self.options.small_boards
-            || others != SearchOptions::default();
+        let general_asked = families.is_some_and(|f| f != Families::Colour) || others != default;
         if general_asked {
             return None;
         }
