@@ -496,7 +496,7 @@ fn dp_counts_long_boards_as_decimal_strings() {
         .assert()
         .code(1)
         .stdout("")
-        .stderr(contains("estimated at up to"))
+        .stderr(contains("state space is estimated at"))
         .stderr(predicate::function(|s: &str| s.lines().count() == 1));
 }
 

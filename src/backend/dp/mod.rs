@@ -75,47 +75,89 @@ impl Dp {
     }
 
     /// The cut problem of the model, in the orientation to sweep, and whether it is
-    /// transposed.
-    fn problem(&self, model: &Model) -> Result<(CutProblem, bool), BackendError> {
+    /// transposed; `Ok(None)` when the budget ran out while choosing.
+    ///
+    /// The cheap checks come first: an orientation wider than the sweep's mask is never
+    /// estimated (on a 256×256 board the estimates alone took half a minute before the
+    /// refusal), and the estimate itself looks at the budget at every row.
+    fn problem(
+        &self,
+        model: &Model,
+        budget: &Budget,
+    ) -> Result<Option<(CutProblem, bool)>, BackendError> {
         if model.families == Families::Raw {
             // `backend::run` refuses this first; a caller of `solve` may not have.
             return Err(self.refuse("the frontier DP works on the cut quotas u and t".to_string()));
         }
-        let rows = CutProblem::from_model(model);
-        let by_rows = estimate(&rows);
-        let transposed = rows.transposed();
-        let by_cols = estimate(&transposed);
-        let (problem, flipped, chosen) = match self.orientation {
-            Orientation::Rows => (rows, false, by_rows),
-            Orientation::Columns => (transposed, true, by_cols),
-            Orientation::Auto if by_cols.live_states < by_rows.live_states => {
-                (transposed, true, by_cols)
-            }
-            Orientation::Auto => (rows, false, by_rows),
+        let (by_rows_width, by_cols_width) = (model.cols, model.rows);
+        let candidates: &[bool] = match self.orientation {
+            Orientation::Rows => &[false],
+            Orientation::Columns => &[true],
+            Orientation::Auto => &[false, true],
         };
-        if problem.cols > MAX_WIDTH {
+        let width = |flipped: bool| {
+            if flipped {
+                by_cols_width
+            } else {
+                by_rows_width
+            }
+        };
+        let fitting: Vec<bool> = candidates
+            .iter()
+            .copied()
+            .filter(|&flipped| width(flipped) <= MAX_WIDTH)
+            .collect();
+        if fitting.is_empty() {
+            let narrowest = candidates.iter().map(|&f| width(f)).min().unwrap_or(0);
             return Err(self.refuse(format!(
-                "the sweep would be {} cells wide; the frontier DP takes at most {MAX_WIDTH} \
-                 (it is for narrow boards)",
-                problem.cols
+                "the sweep would be {narrowest} cells wide; the frontier DP takes at most \
+                 {MAX_WIDTH} (it is for narrow boards)"
             )));
         }
+        let rows = CutProblem::from_model(model);
+        let stop = || budget.expired();
+        let mut chosen: Option<(CutProblem, bool, Estimate)> = None;
+        for flipped in fitting {
+            let problem = if flipped {
+                rows.transposed()
+            } else {
+                rows.clone()
+            };
+            let Some(bound) = estimate(&problem, self.refusal_states(), &stop) else {
+                return Ok(None);
+            };
+            // Rows on a tie: the first candidate is kept unless the next is smaller.
+            if chosen
+                .as_ref()
+                .is_none_or(|(_, _, best)| bound.live_states < best.live_states)
+            {
+                chosen = Some((problem, flipped, bound));
+            }
+        }
+        let Some((problem, flipped, chosen)) = chosen else {
+            return Ok(None);
+        };
         // The estimate bounds the states of a layer from above and was measured 5–50×
         // above the real peak: refusing at the memory limit turned away boards that fit.
         // Only a board estimated far beyond it is refused before the sweep; the others
         // run, and the sweep stops as soon as its live states pass the limit.
         let bytes = chosen.live_states * BYTES_PER_STATE as f64;
-        if bytes > self.memory_limit as f64 * ESTIMATE_SLACK {
+        if chosen.live_states > self.refusal_states() {
             return Err(self.refuse(format!(
-                "its state space is estimated at up to {:.3e} states (about {}) sweeping by \
-                 {}, far more than the memory limit of {}; the DP is for narrow boards",
+                "its state space is estimated at {:.3e} states or more (about {}) sweeping \
+                 by {}, far more than the memory limit of {}; the DP is for narrow boards",
                 chosen.live_states,
                 human_bytes(bytes),
                 if flipped { "columns" } else { "rows" },
                 human_bytes(self.memory_limit as f64)
             )));
         }
-        Ok((problem, flipped))
+        Ok(Some((problem, flipped)))
+    }
+
+    /// Live states estimated past which a board is refused without sweeping.
+    fn refusal_states(&self) -> f64 {
+        self.memory_limit as f64 * ESTIMATE_SLACK / BYTES_PER_STATE as f64
     }
 
     fn max_states(&self) -> u64 {
@@ -178,8 +220,12 @@ impl Dp {
     }
 }
 
+/// Bytes in words; past a thousand TiB (estimates can be astronomical) in powers of ten.
 fn human_bytes(bytes: f64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    if bytes >= 1e15 {
+        return format!("{bytes:.1e} bytes");
+    }
     let mut value = bytes;
     let mut unit = 0;
     while value >= 1024.0 && unit + 1 < UNITS.len() {
@@ -208,7 +254,12 @@ impl Backend for Dp {
     fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         // A counting pass first: it needs two layers only, says whether there is
         // anything to recover, and measures exactly what keeping every layer costs.
-        let (problem, flipped) = self.problem(model)?;
+        let Some((problem, flipped)) = self.problem(model, budget)? else {
+            return Ok(Outcome {
+                ending: Ending::Timeout,
+                counters: Counters::default(),
+            });
+        };
         let counted = match self.sweep_or_stop(&problem, budget, false)? {
             Ok(s) => s,
             Err(stopped) => return Ok(stopped),
@@ -281,7 +332,13 @@ impl Backend for Dp {
 
     fn count(&self, model: &Model, budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
         Some((|| {
-            let (problem, _) = self.problem(model)?;
+            let Some((problem, _)) = self.problem(model, budget)? else {
+                return Ok(ExactCount {
+                    count: BigUint::default(),
+                    ending: Ending::Timeout,
+                    counters: Counters::default(),
+                });
+            };
             let (result, peak) = self.count_exactly(&problem, budget, false)?;
             Ok(match result {
                 Ok(s) => ExactCount {

@@ -23,7 +23,13 @@ pub(super) enum Filtered {
     Dead,
     /// These candidates lie in no perfect matching.
     Delete(Vec<u32>),
+    /// `stop` said so before the filter was done: nothing is known.
+    Stopped,
 }
+
+/// Steps (edges looked at) between two looks at `stop`: a pass over a 1024×1024 board
+/// takes seconds, and a time limit must hold inside it.
+const STOP_EVERY: u32 = 1 << 16;
 
 /// The kept matching and the scratch space of both algorithms.
 #[derive(Default)]
@@ -42,6 +48,8 @@ pub(super) struct Matching {
     comp: Vec<u32>,
     tarjan_stack: Vec<u32>,
     call: Vec<(u32, u32)>,
+    /// Steps since `stop` was last asked.
+    steps: u32,
 }
 
 impl Matching {
@@ -58,8 +66,26 @@ impl Matching {
         }
     }
 
-    /// Runs the filter on the state given by `active` and `covered`.
-    pub fn filter(&mut self, lay: &Layout, active: &[bool], covered: &[bool]) -> Filtered {
+    /// Counts `work` steps and asks `stop` once `STOP_EVERY` have passed since it was
+    /// last asked.
+    fn should_stop(&mut self, work: u32, stop: &dyn Fn() -> bool) -> bool {
+        self.steps += work;
+        if self.steps < STOP_EVERY {
+            return false;
+        }
+        self.steps = 0;
+        stop()
+    }
+
+    /// Runs the filter on the state given by `active` and `covered`; `stop` is asked
+    /// every few tens of thousands of steps, and `Stopped` returned when it says so.
+    pub fn filter(
+        &mut self,
+        lay: &Layout,
+        active: &[bool],
+        covered: &[bool],
+        stop: &dyn Fn() -> bool,
+    ) -> Filtered {
         let cells = lay.cells;
         if self.mate.len() != cells {
             self.mate = vec![NONE; cells];
@@ -83,10 +109,14 @@ impl Matching {
                 }
             }
         }
-        if !self.augment(lay, active, covered) {
-            return Filtered::Dead;
+        match self.augment(lay, active, covered, stop) {
+            Some(true) => {}
+            Some(false) => return Filtered::Dead,
+            None => return Filtered::Stopped,
         }
-        self.components(lay, active, covered);
+        if !self.components(lay, active, covered, stop) {
+            return Filtered::Stopped;
+        }
         let mut doomed = Vec::new();
         for x in (0..cells as u32).filter(|&x| lay.colour(x) == 0 && !covered[x as usize]) {
             for &p in lay.places_at(x) {
@@ -103,8 +133,14 @@ impl Matching {
     }
 
     /// Hopcroft–Karp phases from the free even cells; false when the maximum matching
-    /// leaves a cell free.
-    fn augment(&mut self, lay: &Layout, active: &[bool], covered: &[bool]) -> bool {
+    /// leaves a cell free, `None` when `stop` said so first.
+    fn augment(
+        &mut self,
+        lay: &Layout,
+        active: &[bool],
+        covered: &[bool],
+        stop: &dyn Fn() -> bool,
+    ) -> Option<bool> {
         let cells = lay.cells as u32;
         let even = |x: u32| lay.colour(x) == 0 && !covered[x as usize];
         loop {
@@ -126,6 +162,9 @@ impl Matching {
             while head < self.queue.len() {
                 let x = self.queue[head];
                 head += 1;
+                if self.should_stop(4, stop) {
+                    return None;
+                }
                 for &p in lay.places_at(x) {
                     if !active[p as usize] {
                         continue;
@@ -148,10 +187,13 @@ impl Matching {
                 .filter(|&x| even(x) && self.mate[x as usize] == NONE)
                 .collect();
             for root in free {
+                if self.should_stop(4, stop) {
+                    return None;
+                }
                 self.augment_from(lay, active, root);
             }
         }
-        (0..cells).all(|c| covered[c as usize] || self.mate[c as usize] != NONE)
+        Some((0..cells).all(|c| covered[c as usize] || self.mate[c as usize] != NONE))
     }
 
     /// One augmenting path from free even cell `root` along increasing layers, applied
@@ -204,8 +246,15 @@ impl Matching {
     }
 
     /// Tarjan's strongly connected components of the even cells, with an edge from `x`
-    /// to the partner of each odd neighbour reached by an unmatched candidate.
-    fn components(&mut self, lay: &Layout, active: &[bool], covered: &[bool]) {
+    /// to the partner of each odd neighbour reached by an unmatched candidate; false
+    /// when `stop` said so first.
+    fn components(
+        &mut self,
+        lay: &Layout,
+        active: &[bool],
+        covered: &[bool],
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
         let cells = lay.cells as u32;
         self.index.fill(NONE);
         self.on_stack.fill(false);
@@ -224,6 +273,10 @@ impl Matching {
             self.tarjan_stack.push(root);
             self.on_stack[root as usize] = true;
             while let Some(&(x, next)) = self.call.last() {
+                if self.should_stop(1, stop) {
+                    self.tarjan_stack.clear();
+                    return false;
+                }
                 let places = lay.places_at(x);
                 if (next as usize) < places.len() {
                     if let Some(frame) = self.call.last_mut() {
@@ -262,6 +315,7 @@ impl Matching {
                 }
             }
         }
+        true
     }
 }
 
@@ -294,7 +348,9 @@ mod tests {
         let lay = Layout::new(&model, false);
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];
-        let Filtered::Delete(doomed) = Matching::default().filter(&lay, &active, &covered) else {
+        let Filtered::Delete(doomed) =
+            Matching::default().filter(&lay, &active, &covered, &|| false)
+        else {
             panic!("the path has a perfect matching");
         };
         let doomed: Vec<_> = doomed
@@ -316,7 +372,7 @@ mod tests {
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];
         assert!(matches!(
-            Matching::default().filter(&lay, &active, &covered),
+            Matching::default().filter(&lay, &active, &covered, &|| false),
             Filtered::Dead
         ));
     }
@@ -328,7 +384,9 @@ mod tests {
         let lay = Layout::new(&model, false);
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];
-        let Filtered::Delete(doomed) = Matching::default().filter(&lay, &active, &covered) else {
+        let Filtered::Delete(doomed) =
+            Matching::default().filter(&lay, &active, &covered, &|| false)
+        else {
             panic!("the square has a perfect matching");
         };
         assert!(doomed.is_empty());

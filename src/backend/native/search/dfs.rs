@@ -66,10 +66,16 @@ impl<'a> Search<'a> {
             && lay.cells >= self.options.matching_root_min_cells
         {
             loop {
-                match self.apply_matching() {
+                match self.apply_matching(budget) {
                     Filter::Dead => {
                         root_alive = false;
                         break;
+                    }
+                    Filter::Stopped => {
+                        return Outcome {
+                            ending: Ending::Timeout,
+                            counters: self.counters(0),
+                        };
                     }
                     Filter::Changed if budget.stopped() => {
                         return Outcome {
@@ -166,7 +172,7 @@ impl<'a> Search<'a> {
                     self.failures_total += 1;
                     break;
                 }
-                match self.matching_filter(frames.len()) {
+                match self.matching_filter(frames.len(), budget) {
                     Filter::Dead => {
                         failures += 1;
                         self.failures_total += 1;
@@ -174,6 +180,7 @@ impl<'a> Search<'a> {
                     }
                     // A pass over the board each: a portfolio member told to stop
                     // should not finish the round.
+                    Filter::Stopped => return Some(Ending::Timeout),
                     Filter::Changed if budget.stopped() => return Some(Ending::Timeout),
                     Filter::Changed => continue,
                     Filter::Unchanged => {}

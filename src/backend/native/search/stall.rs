@@ -3,6 +3,7 @@
 //! its schedule, and the cache of subtrees proved empty.
 
 use super::Search;
+use crate::backend::Budget;
 use crate::backend::native::matching::Filtered;
 
 /// What exploring one component of the candidate graph found.
@@ -22,6 +23,8 @@ pub(super) enum Filter {
     /// Candidates were deleted and propagated: look at the node again.
     Changed,
     Unchanged,
+    /// The budget ran out (or a stop came) inside the filter: the search must end.
+    Stopped,
 }
 
 /// The matching filter's work per cell of the board, in candidate updates: it passes
@@ -272,19 +275,24 @@ impl<'a> Search<'a> {
 
     /// Régin's filter when it is due: deletes the candidates in no perfect matching of
     /// the uncovered cells and settles the consequences.
-    pub(super) fn matching_filter(&mut self, depth: usize) -> Filter {
+    pub(super) fn matching_filter(&mut self, depth: usize, budget: &Budget) -> Filter {
         if !self.matching_due(depth) {
             return Filter::Unchanged;
         }
-        self.apply_matching()
+        self.apply_matching(budget)
     }
 
     /// Régin's filter now: deletes the candidates in no perfect matching of the
     /// uncovered cells and settles the consequences.
-    pub(super) fn apply_matching(&mut self) -> Filter {
+    pub(super) fn apply_matching(&mut self, budget: &Budget) -> Filter {
         self.matching_calls += 1;
         self.matching_work += MATCHING_COST_PER_CELL * self.lay.cells as u64;
-        match self.matcher.filter(self.lay, &self.active, &self.covered) {
+        let stop = || budget.expired();
+        match self
+            .matcher
+            .filter(self.lay, &self.active, &self.covered, &stop)
+        {
+            Filtered::Stopped => Filter::Stopped,
             Filtered::Dead => Filter::Dead,
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
             Filtered::Delete(doomed) => {
