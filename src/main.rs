@@ -16,10 +16,11 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    // varisat cannot be interrupted in-process: this binary runs it as a worker process
-    // of itself (the hidden `worker-varisat` subcommand), killed at the deadline.
+    // varisat, microlp, HiGHS and CBC cannot be stopped in-process: this binary runs
+    // them as worker processes of itself (the hidden `worker-solve` subcommand), killed
+    // at the deadline.
     if let Ok(program) = std::env::current_exe() {
-        dominofit::backend::sat_process::run_varisat_in(program);
+        dominofit::backend::worker::register(vec![program.into_os_string()]);
     }
     // Ctrl-C (and SIGTERM): external programs run in process groups of their own, out of
     // the terminal's reach, so the handler kills them and removes every temporary file

@@ -67,6 +67,9 @@ pub fn meminfo(field: &str) -> Option<u64> {
 
 /// Bytes as people read them: `1.5 GiB`, `312 MiB`, `40 KiB`.
 pub fn human(bytes: u64) -> String {
+    if bytes >= 1 << 60 {
+        return "more than an exbibyte".to_string();
+    }
     const MIB: u64 = 1 << 20;
     if bytes >= GIB {
         format!("{:.1} GiB", bytes as f64 / GIB as f64)
@@ -74,5 +77,16 @@ pub fn human(bytes: u64) -> String {
         format!("{} MiB", bytes.div_ceil(MIB))
     } else {
         format!("{} KiB", bytes.div_ceil(1024))
+    }
+}
+
+/// An estimated count for a message: "about N", or "more than 10^18" for the saturated
+/// figures of an estimate (a pairwise encoding of a long line has more clauses than a
+/// `u64` holds).
+pub fn count_in_words(n: u64) -> String {
+    if n >= 1_000_000_000_000_000_000 {
+        "more than 10^18".to_string()
+    } else {
+        format!("about {n}")
     }
 }

@@ -13,7 +13,7 @@ pub mod native;
 pub mod portfolio;
 pub mod registry;
 pub mod sat;
-pub mod sat_process;
+pub mod worker;
 
 pub use driver::{
     CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
@@ -39,7 +39,9 @@ pub enum Control {
 }
 
 /// Why a backend's search ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Ending {
     /// Every solution was reported: the search space is exhausted.
@@ -132,7 +134,7 @@ pub fn time_limit(seconds: f64) -> Result<Duration, String> {
 
 /// Work counters a backend reports; every field is optional so each backend fills
 /// in what it has.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[schemars(deny_unknown_fields)]
 pub struct Counters {
     /// Nodes of the search tree visited.
@@ -277,6 +279,37 @@ pub(crate) fn lower_cnf(
             reason: e.to_string(),
         }),
     }
+}
+
+/// The size of the model's CNF, refused when it would not fit in the memory budget, as
+/// [`lower_cnf`] refuses it, but without building it: for a backend that lowers in a
+/// worker process. The size is given when the estimate is exact (no raw sums, and the
+/// pairwise, sequential or totalizer encoding), else `None`.
+///
+/// # Errors
+/// The formula would not fit in memory (with the estimate).
+pub(crate) fn cnf_size_within_memory(
+    backend: &str,
+    model: &Model,
+    encoding: crate::encode::Encoding,
+) -> Result<Option<crate::encode::size::Size>, BackendError> {
+    use crate::lower::cnf;
+    let (size, needed) = cnf::needed_memory(model, encoding);
+    let budget = crate::memory::budget();
+    if needed > budget {
+        return Err(BackendError::TooLarge {
+            backend: backend.to_string(),
+            reason: cnf::LowerError::TooLarge {
+                size,
+                needed,
+                budget,
+                encoding: (!model.quotas.is_empty()).then_some(encoding),
+            }
+            .to_string(),
+        });
+    }
+    let exact = model.clue_sums.is_empty() && encoding != crate::encode::Encoding::SortingNetwork;
+    Ok(exact.then_some(size))
 }
 
 /// Where a backend hands each tiling it finds, as placement ids; the answer says whether

@@ -4,11 +4,11 @@
 //!
 //! varisat, the pure-Rust default, has no way to interrupt a running `solve()` (no
 //! terminate callback, no conflict limit; upstream issue jix/varisat#111). The
-//! `dominofit` binary therefore runs it in a worker process of its own
-//! ([`super::sat_process`]), killed at the deadline. Library users that did not ask for
-//! that keep a worker thread: at the deadline dominofit stops waiting and reports
-//! `unknown`, and the abandoned thread stops at the end of its current `solve()` call,
-//! which may keep one core busy for a while after the answer is printed.
+//! `dominofit` binary and the Python package therefore run it in a worker process
+//! ([`super::worker`]), killed at the deadline. Library users that did not ask for that
+//! keep a worker thread: at the deadline dominofit stops waiting and reports `unknown`,
+//! and the abandoned thread stops at the end of its current `solve()` call, which may
+//! keep one core busy for a while after the answer is printed.
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -86,7 +86,26 @@ impl Backend for Sat {
         self.engine.name()
     }
 
-    fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
+        if self.engine == Engine::Varisat
+            && let Some(command) = super::worker::command()
+        {
+            // Refused here, from the formula's size alone, before a worker is started.
+            let size = super::cnf_size_within_memory(self.name(), model, self.encoding)?;
+            let counters = Counters {
+                vars: size.map(|s| s.vars),
+                clauses: size.map(|s| s.clauses),
+                ..Counters::default()
+            };
+            let job = super::worker::Job {
+                name: self.name(),
+                backend: self,
+                encoding: self.encoding,
+                model,
+                limit,
+            };
+            return super::worker::solve(command, job, budget, counters, sink);
+        }
         let Some(lowered) = super::lower_cnf(self.name(), model, self.encoding, budget)? else {
             return Ok(Outcome {
                 ending: Ending::Timeout,
@@ -105,13 +124,6 @@ impl Backend for Sat {
                     backend: self.name().to_string(),
                     message,
                 })?;
-            return Ok(Outcome { ending, counters });
-        }
-        if self.engine == Engine::Varisat
-            && let Some(program) = super::sat_process::worker()
-        {
-            let ending =
-                super::sat_process::solve(program, self.name(), model, &lowered, budget, sink)?;
             return Ok(Outcome { ending, counters });
         }
         let (report_tx, report_rx) = mpsc::channel::<Report>();

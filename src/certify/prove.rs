@@ -22,8 +22,8 @@ pub const PROOF_SLOT: &str = "{proof}";
 /// Who proves.
 #[derive(Debug, Clone)]
 pub enum Prover {
-    /// varisat: in a worker process when the `dominofit` binary registered itself
-    /// ([`crate::backend::sat_process::run_varisat_in`]), else in this thread.
+    /// varisat: in a worker process when the program registered a worker command
+    /// ([`crate::backend::worker::register`]), else in this thread.
     Varisat,
     /// An external program with a `proof` field in its descriptor.
     External(Descriptor),
@@ -114,8 +114,8 @@ impl Prover {
         deadline: Option<Instant>,
     ) -> Result<Verdict, ProveError> {
         let descriptor = match self {
-            Prover::Varisat => match crate::backend::sat_process::worker() {
-                Some(program) => worker_descriptor(program),
+            Prover::Varisat => match crate::backend::worker::command() {
+                Some(command) => worker_descriptor(command),
                 None => return prove_in_process(cnf, proof),
             },
             Prover::External(d) => {
@@ -170,18 +170,18 @@ impl Prover {
     }
 }
 
-/// `dominofit worker-prove CNF PROOF`, speaking the SAT competition's `s` lines.
-fn worker_descriptor(program: &Path) -> Descriptor {
+/// `COMMAND… worker-prove CNF PROOF`, speaking the SAT competition's `s` lines.
+fn worker_descriptor(command: &[std::ffi::OsString]) -> Descriptor {
+    let mut command: Vec<String> = command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    command.extend(["worker-prove", "{input}", "{output}"].map(String::from));
     Descriptor {
         name: "varisat".to_string(),
         about: String::new(),
         reads: Format::Dimacs,
-        command: vec![
-            program.display().to_string(),
-            "worker-prove".to_string(),
-            "{input}".to_string(),
-            "{output}".to_string(),
-        ],
+        command,
         time_limit: Vec::new(),
         version: Vec::new(),
         proof: Vec::new(),

@@ -46,10 +46,11 @@ pub(super) enum Command {
     /// Print the JSON Schema of one of dominofit's JSON outputs (the same files as
     /// `schemas/` in the repository); without a name, list them.
     Schema(SchemaArgs),
-    /// varisat as a worker process of dominofit itself (internal: the varisat backend
-    /// starts it so that a deadline can kill it).
+    /// An in-process solver that cannot be stopped (varisat, microlp, HiGHS, CBC) as a
+    /// worker process of dominofit itself (internal: those backends start it so that a
+    /// deadline can kill it; the task comes on standard input).
     #[command(hide = true)]
-    WorkerVarisat(WorkerArgs),
+    WorkerSolve(WorkerArgs),
     /// One run of a race in a worker process (internal: `race --jobs` starts it, with
     /// the instance as JSON on standard input, and reads its row on standard output).
     #[command(hide = true)]
@@ -122,10 +123,8 @@ pub(super) struct WorkerRunArgs {
 
 #[derive(Debug, Args)]
 pub(super) struct WorkerArgs {
-    /// The DIMACS file to solve.
-    pub(super) file: PathBuf,
-    /// How many of its first variables are placements (reported and blocked).
-    pub(super) placements: usize,
+    /// The built-in backend to run in-process.
+    pub(super) backend: String,
 }
 
 #[derive(Debug, Args)]

@@ -67,10 +67,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::WorkerRun(args) => race::worker_run(args),
         Command::CheckCertificate(args) => certify::check_certificate(args),
         Command::WorkerProve(args) => certify::worker_prove(args),
-        Command::WorkerVarisat(args) => {
+        Command::WorkerSolve(args) => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
-            backend::sat_process::worker_main(&args.file, args.placements, stdin, stdout)?;
+            backend::worker::main(&args.backend, stdin, stdout)?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -21,13 +21,16 @@ pub enum LowerError {
     Encode(#[from] EncodeError),
     /// The estimated formula would not fit in the memory budget; nothing was written.
     #[error(
-        "the formula would have about {clauses} clauses and {lits} literals and need about \
-         {needed} of memory, more than the {budget} allowed; try the sequential encoding, an \
-         ILP backend, or the native search",
-        clauses = size.clauses,
-        lits = size.lits,
+        "the formula would have {clauses} clauses and {lits} literals and need about \
+         {needed} of memory, more than the {budget} allowed; {hint}",
+        clauses = crate::memory::count_in_words(size.clauses),
+        lits = crate::memory::count_in_words(size.lits),
         needed = crate::memory::human(*needed),
-        budget = crate::memory::human(*budget)
+        budget = crate::memory::human(*budget),
+        hint = match encoding {
+            Some(Encoding::Sequential) | None => "try an ILP backend or the native search",
+            Some(_) => "try the sequential encoding, an ILP backend, or the native search",
+        }
     )]
     TooLarge {
         /// The estimated size of the formula.
@@ -36,6 +39,9 @@ pub enum LowerError {
         needed: u64,
         /// Bytes allowed.
         budget: u64,
+        /// The cardinality encoding of the quota groups, when the user chose one: the
+        /// hint names another.
+        encoding: Option<Encoding>,
     },
     /// The caller's `stop` fired between constraints.
     #[error("the time limit ran out while the formula was being built")]
@@ -85,16 +91,25 @@ pub fn lower_within(
     budget: u64,
     stop: &dyn Fn() -> bool,
 ) -> Result<LoweredCnf, LowerError> {
-    let size = estimate(model, encoding);
-    let needed = size.cnf_bytes().saturating_mul(BYTES_NEEDED_PER_CNF_BYTE);
+    let (size, needed) = needed_memory(model, encoding);
     if needed > budget {
         return Err(LowerError::TooLarge {
             size,
             needed,
             budget,
+            // Raw sums have no quota groups: the encoding changes nothing.
+            encoding: (!model.quotas.is_empty()).then_some(encoding),
         });
     }
     build(model, encoding, stop)
+}
+
+/// [`estimate`], and the bytes of memory the formula would need by
+/// [`BYTES_NEEDED_PER_CNF_BYTE`].
+pub fn needed_memory(model: &Model, encoding: Encoding) -> (Size, u64) {
+    let size = estimate(model, encoding);
+    let needed = size.cnf_bytes().saturating_mul(BYTES_NEEDED_PER_CNF_BYTE);
+    (size, needed)
 }
 
 /// Size of one part of the formula.

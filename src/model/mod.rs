@@ -199,6 +199,9 @@ pub struct PlacementView {
 /// The compiled model. Plain data: backends read it, nothing writes back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
+    /// The board it was compiled from: a solver run in a worker process compiles it
+    /// again there (compilation is deterministic, so placement ids agree).
+    pub instance: Instance,
     /// The board's name, written in file headers and model dumps.
     pub name: String,
     /// Board height in cells.
@@ -279,6 +282,7 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
     }
 
     let mut model = Model {
+        instance: instance.clone(),
         name: instance.name.clone(),
         rows: m,
         cols: n,

@@ -917,10 +917,9 @@ fn an_encoding_suffix_needs_a_backend_that_takes_one() {
     assert!(text(&out.stdout).contains(": unique (varisat:sequential"));
 }
 
-#[test]
-fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
-    // Three boards varisat cannot solve in 0.3 s: each run's worker process must be gone
-    // before the next run starts, and no thread of the race may be running varisat.
+/// Three boards `backend` cannot solve in 0.3 s: each run's worker process must be gone
+/// before the next run starts, and no thread of the race may be running varisat.
+fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str) {
     let boards: String =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/huge.jsonl"))
             .unwrap()
@@ -935,7 +934,7 @@ fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
     let mut race = Command::new(assert_cmd::cargo::cargo_bin("dominofit"))
         .arg("race")
         .arg(&workload)
-        .args(["--backends", "varisat", "--timeout", "0.3", "--repeat", "1"])
+        .args(["--backends", backend, "--timeout", "0.3", "--repeat", "1"])
         .env("TMPDIR", scratch.path())
         .arg("--out")
         .arg(dir.path().join("out"))
@@ -947,7 +946,7 @@ fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
     let (mut most_workers, mut varisat_threads, mut samples) = (0, 0, 0);
     while race.try_wait().unwrap().is_none() {
         let workers = Command::new("pgrep")
-            .args(["-c", "-P", &pid.to_string(), "-f", "worker-varisat"])
+            .args(["-c", "-P", &pid.to_string(), "-f", "worker-solve"])
             .output()
             .unwrap();
         let workers: usize = text(&workers.stdout).trim().parse().unwrap_or(0);
@@ -968,6 +967,18 @@ fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
     let runs = std::fs::read_to_string(dir.path().join("out/runs.csv")).unwrap();
     assert_eq!(runs.matches(",unknown,").count(), 3, "{runs}");
     assert!(leftovers(scratch.path()).is_empty(), "temporary files left");
+}
+
+#[test]
+fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
+    runs_in_a_worker_process_killed_at_each_deadline("varisat");
+}
+
+/// microlp looks at its time limit only between phases: on a 1024×1024 board it
+/// answered a limit of 1 s after 4–9 s in-process.
+#[test]
+fn microlp_runs_in_a_worker_process_killed_at_each_deadline() {
+    runs_in_a_worker_process_killed_at_each_deadline("microlp");
 }
 
 #[test]
