@@ -164,8 +164,15 @@ impl Checker {
             proof: Vec::new(),
             answer: AnswerFormat::Competition,
         };
-        let run = runner::run(&descriptor, cnf, proof, deadline, &|| false, 1 << 20, false)
-            .map_err(|source| CheckError::Checker {
+        let limits = runner::Limits {
+            deadline,
+            stop: &|| false,
+            max_stdout: 1 << 20,
+            stdout_is_answer: false,
+            scratch: None,
+        };
+        let run =
+            runner::run(&descriptor, cnf, proof, limits).map_err(|source| CheckError::Checker {
                 checker: self.name(),
                 source,
             })?;

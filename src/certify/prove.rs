@@ -129,15 +129,14 @@ impl Prover {
         };
         // A model line may list every variable.
         let max_stdout = 16 * vars as usize + (1 << 20);
-        let run = external::runner::run(
-            &descriptor,
-            cnf,
-            proof,
+        let limits = external::runner::Limits {
             deadline,
-            &|| false,
+            stop: &|| false,
             max_stdout,
-            true,
-        )?;
+            stdout_is_answer: true,
+            scratch: None,
+        };
+        let run = external::runner::run(&descriptor, cnf, proof, limits)?;
         if run.timed_out {
             return Ok(Verdict::Unknown("the time limit ran out".to_string()));
         }

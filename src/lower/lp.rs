@@ -7,8 +7,9 @@
 //! constraints `c0, c1, …` and declares binaries as bounds plus `Generals`, and the
 //! names are the point of this file for anyone reading a solver's log.
 
-use std::fmt::Write as _;
+use std::io::Write;
 
+use super::format::{ROWS_PER_CHECK, into_string, stopped};
 use crate::model::{Line, Model};
 use crate::puzzle::Orientation;
 
@@ -26,38 +27,75 @@ pub fn variable_name(model: &Model, id: u32) -> String {
     format!("{prefix}_{}_{}", p.row + 1, p.col + 1)
 }
 
+/// The placement an LP name stands for: the inverse of [`variable_name`], by binary
+/// search over the placements (row-major by start cell, the vertical piece first), so
+/// that reading a solver's answer needs no table of every name.
+pub fn placement_named(model: &Model, name: &str) -> Option<u32> {
+    let (kind, rest) = name.split_once('_')?;
+    let orientation = match kind {
+        "v" => Orientation::Vertical,
+        "h" => Orientation::Horizontal,
+        _ => return None,
+    };
+    let (row, col) = rest.split_once('_')?;
+    let (row, col): (usize, usize) = (row.parse().ok()?, col.parse().ok()?);
+    let key = (row.checked_sub(1)?, col.checked_sub(1)?, orientation as u8);
+    let id = model
+        .placements
+        .binary_search_by_key(&key, |p| (p.row, p.col, p.orientation as u8))
+        .ok()? as u32;
+    // Only the name as written: `v_01_2` is no variable of the file.
+    (variable_name(model, id) == name).then_some(id)
+}
+
 /// A constraint: name, `(coefficient, placement)` terms, right-hand side.
 pub type LinearEquality = (String, Vec<(u64, u32)>, u64);
 
 /// Every equality of the model, in a fixed order: covers, quota groups, raw sums.
 pub fn equalities(model: &Model) -> Vec<LinearEquality> {
-    let mut out: Vec<LinearEquality> = Vec::new();
-    for cover in &model.covers {
-        out.push((
+    each_equality(model).collect()
+}
+
+/// [`equalities`] one at a time, for writers that stream them.
+pub fn each_equality(model: &Model) -> impl Iterator<Item = LinearEquality> + '_ {
+    let covers = model.covers.iter().map(|cover| {
+        (
             format!("cover_{}_{}", cover.row, cover.col),
             cover.placements.iter().map(|&p| (1, p)).collect(),
             1,
-        ));
-    }
-    for group in &model.quotas {
-        out.push((
+        )
+    });
+    let groups = model.quotas.iter().map(|group| {
+        (
             format!("{}_{}", group.family.name(), group.index),
             model.members(group).iter().map(|&p| (1, p)).collect(),
             group.quota as u64,
-        ));
-    }
-    for sum in &model.clue_sums {
+        )
+    });
+    let sums = model.clue_sums.iter().map(|sum| {
         let line = match sum.line {
             Line::Row => "row",
             Line::Col => "col",
         };
-        out.push((
+        (
             format!("{line}_{}", sum.index),
             sum.terms.iter().map(|&(w, p)| (w as u64, p)).collect(),
             sum.target,
-        ));
+        )
+    });
+    covers.chain(groups).chain(sums)
+}
+
+/// Every placement's LP name, in model order; `None` when `stop` said so first.
+pub(super) fn variable_names(model: &Model, stop: &dyn Fn() -> bool) -> Option<Vec<String>> {
+    let mut names = Vec::with_capacity(model.placements.len());
+    for id in 0..model.placements.len() as u32 {
+        if id as usize % ROWS_PER_CHECK == 0 && stop() {
+            return None;
+        }
+        names.push(variable_name(model, id));
     }
-    out
+    Some(names)
 }
 
 /// The whole file, deterministic.
@@ -68,58 +106,99 @@ pub fn write(model: &Model) -> String {
 /// The file with one no-good cut per tiling in `blocked` (`Σ_{x∈S} x ≤ |S| − 1`), for
 /// enumerating solutions with a solver that runs once per file.
 pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    let mut out = String::new();
-    out.push_str(&super::header(model, "\\", ""));
-    let names: Vec<String> = (0..model.placements.len() as u32)
-        .map(|id| variable_name(model, id))
-        .collect();
+    into_string(|out| write_to(out, model, blocked, &|| false))
+}
+
+/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// `stop` says so.
+///
+/// # Errors
+/// The writer's, or `TimedOut` when stopped.
+pub fn write_to(
+    out: &mut dyn Write,
+    model: &Model,
+    blocked: &[Vec<u32>],
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<()> {
+    out.write_all(super::header(model, "\\", "").as_bytes())?;
+    let names = variable_names(model, stop).ok_or_else(stopped)?;
     // A variable that is always 0, for constraints with no placements (an infeasible
     // model, a clue on a line with no room) and for the objective of an empty board.
     let zero = "z_zero";
-    out.push_str("Minimize\n obj: 0 ");
-    out.push_str(names.first().map_or(zero, String::as_str));
-    out.push_str("\nSubject To\n");
+    out.write_all(b"Minimize\n obj: 0 ")?;
+    out.write_all(names.first().map_or(zero, String::as_str).as_bytes())?;
+    out.write_all(b"\nSubject To\n")?;
     if model.infeasible.is_some() {
-        let _ = writeln!(out, " infeasible: 0 {zero} = 1");
+        writeln!(out, " infeasible: 0 {zero} = 1")?;
     }
-    for (name, terms, rhs) in equalities(model) {
-        let _ = write!(out, " {name}:");
+    for (name, terms, rhs) in each_equality(model) {
+        write!(out, " {name}:")?;
         if terms.is_empty() {
-            let _ = write!(out, " 0 {zero}");
+            write!(out, " 0 {zero}")?;
         }
         for (k, (coefficient, p)) in terms.iter().enumerate() {
             if k > 0 && k % TERMS_PER_LINE == 0 {
-                out.push_str("\n  ");
+                out.write_all(b"\n  ")?;
             }
             let sign = if k == 0 { "" } else { "+ " };
             if *coefficient == 1 {
-                let _ = write!(out, " {sign}{}", names[*p as usize]);
+                write!(out, " {sign}{}", names[*p as usize])?;
             } else {
-                let _ = write!(out, " {sign}{coefficient} {}", names[*p as usize]);
+                write!(out, " {sign}{coefficient} {}", names[*p as usize])?;
             }
         }
-        let _ = writeln!(out, " = {rhs}");
+        writeln!(out, " = {rhs}")?;
     }
     for (k, tiling) in blocked.iter().enumerate() {
-        let _ = write!(out, " nogood_{}:", k + 1);
+        write!(out, " nogood_{}:", k + 1)?;
         if tiling.is_empty() {
-            let _ = write!(out, " 0 {zero}");
+            write!(out, " 0 {zero}")?;
         }
         for (i, &p) in tiling.iter().enumerate() {
             if i > 0 && i % TERMS_PER_LINE == 0 {
-                out.push_str("\n  ");
+                out.write_all(b"\n  ")?;
             }
             let sign = if i == 0 { "" } else { "+ " };
-            let _ = write!(out, " {sign}{}", names[p as usize]);
+            write!(out, " {sign}{}", names[p as usize])?;
         }
-        let _ = writeln!(out, " <= {}", tiling.len() as i64 - 1);
+        writeln!(out, " <= {}", tiling.len() as i64 - 1)?;
     }
-    out.push_str("Bounds\n");
-    let _ = writeln!(out, " {zero} = 0");
-    out.push_str("Binaries\n");
+    out.write_all(b"Bounds\n")?;
+    writeln!(out, " {zero} = 0")?;
+    out.write_all(b"Binaries\n")?;
     for chunk in names.chunks(TERMS_PER_LINE) {
-        let _ = writeln!(out, " {}", chunk.join(" "));
+        writeln!(out, " {}", chunk.join(" "))?;
     }
-    out.push_str("End\n");
-    out
+    out.write_all(b"End\n")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Families, compile};
+    use crate::puzzle::generate::planted;
+
+    #[test]
+    fn every_name_leads_back_to_its_placement() {
+        let (instance, _) = planted(7, 9, 3, 0).unwrap();
+        let model = compile(&instance, Families::All);
+        for id in 0..model.placements.len() as u32 {
+            assert_eq!(
+                placement_named(&model, &variable_name(&model, id)),
+                Some(id)
+            );
+        }
+        for name in [
+            "v_01_1", "v_0_1", "x_1_1", "v_1", "v_1_1_1", "h_8_9", "v_+1_1", "",
+        ] {
+            let found = placement_named(&model, name);
+            assert!(
+                found.is_none_or(|id| variable_name(&model, id) == name),
+                "{name}"
+            );
+        }
+        assert_eq!(placement_named(&model, "v_01_1"), None);
+        assert_eq!(placement_named(&model, "v_+1_1"), None);
+    }
 }

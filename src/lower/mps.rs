@@ -4,17 +4,48 @@
 //! integer between the `INTORG`/`INTEND` markers, bounded above by 1; the objective row
 //! is empty.
 
-use std::fmt::Write as _;
+use std::io::Write;
 
-use super::lp::{equalities, variable_name};
+use super::format::{ROWS_PER_CHECK, into_string, stopped};
+use super::lp::{each_equality, variable_names};
 use crate::model::Model;
 
-/// One row: name, sense (`E` or `L`), `(coefficient, placement)` terms, right-hand side.
+/// One row: name, sense (`E` or `L`), right-hand side; its terms are in [`Rows`].
 struct Row {
     name: String,
     sense: char,
-    terms: Vec<(u64, u32)>,
     rhs: i128,
+}
+
+/// The rows and, flat, the terms of each, in order (`terms[start[r]..start[r + 1]]`):
+/// a 1024×1024 board has a million rows, and a vector each took longer to free than a
+/// time limit allows.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<Row>,
+    start: Vec<usize>,
+    terms: Vec<(u64, u32)>,
+}
+
+impl Rows {
+    fn push(
+        &mut self,
+        name: String,
+        sense: char,
+        terms: impl Iterator<Item = (u64, u32)>,
+        rhs: i128,
+    ) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        self.rows.push(Row { name, sense, rhs });
+        self.terms.extend(terms);
+        self.start.push(self.terms.len());
+    }
+
+    fn terms(&self, r: usize) -> &[(u64, u32)] {
+        &self.terms[self.start[r]..self.start[r + 1]]
+    }
 }
 
 /// The whole file, deterministic.
@@ -24,62 +55,79 @@ pub fn write(model: &Model) -> String {
 
 /// The file with one no-good row per tiling in `blocked` (`Σ_{x∈S} x ≤ |S| − 1`).
 pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    let mut out = super::header(model, "*", "");
-    let names: Vec<String> = (0..model.placements.len() as u32)
-        .map(|id| variable_name(model, id))
-        .collect();
+    into_string(|out| write_to(out, model, blocked, &|| false))
+}
+
+/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// `stop` says so (MPS is written column by column, so the rows are gathered first).
+///
+/// # Errors
+/// The writer's, or `TimedOut` when stopped.
+pub fn write_to(
+    out: &mut dyn Write,
+    model: &Model,
+    blocked: &[Vec<u32>],
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<()> {
+    out.write_all(super::header(model, "*", "").as_bytes())?;
+    let names = variable_names(model, stop).ok_or_else(stopped)?;
     // Rows, in the LP file's order; an empty row keeps its right-hand side (a clue on a
     // line with no room, an infeasible model), which no assignment meets.
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows = Rows::default();
     if model.infeasible.is_some() {
-        rows.push(Row {
-            name: "infeasible".to_string(),
-            sense: 'E',
-            terms: Vec::new(),
-            rhs: 1,
-        });
+        rows.push("infeasible".to_string(), 'E', std::iter::empty(), 1);
     }
-    for (name, terms, rhs) in equalities(model) {
-        rows.push(Row {
-            name,
-            sense: 'E',
-            terms,
-            rhs: i128::from(rhs),
-        });
+    for (k, (name, terms, rhs)) in each_equality(model).enumerate() {
+        if k % ROWS_PER_CHECK == 0 && stop() {
+            return Err(stopped());
+        }
+        rows.push(name, 'E', terms.into_iter(), i128::from(rhs));
     }
     for (k, tiling) in blocked.iter().enumerate() {
-        rows.push(Row {
-            name: format!("nogood_{}", k + 1),
-            sense: 'L',
-            terms: tiling.iter().map(|&p| (1, p)).collect(),
-            rhs: tiling.len() as i128 - 1,
-        });
+        rows.push(
+            format!("nogood_{}", k + 1),
+            'L',
+            tiling.iter().map(|&p| (1, p)),
+            tiling.len() as i128 - 1,
+        );
     }
-    // The column view: each placement's rows, in row order.
-    let mut columns: Vec<Vec<(usize, u64)>> = vec![Vec::new(); names.len()];
-    for (r, row) in rows.iter().enumerate() {
-        for &(coefficient, p) in &row.terms {
-            columns[p as usize].push((r, coefficient));
+    // The column view: each placement's rows, in row order, flat as the rows are.
+    let mut column_start = vec![0usize; names.len() + 1];
+    for &(_, p) in &rows.terms {
+        column_start[p as usize + 1] += 1;
+    }
+    for p in 0..names.len() {
+        column_start[p + 1] += column_start[p];
+    }
+    let mut filled = column_start.clone();
+    let mut entries = vec![(0usize, 0u64); rows.terms.len()];
+    for r in 0..rows.rows.len() {
+        if r % ROWS_PER_CHECK == 0 && stop() {
+            return Err(stopped());
+        }
+        for &(coefficient, p) in rows.terms(r) {
+            entries[filled[p as usize]] = (r, coefficient);
+            filled[p as usize] += 1;
         }
     }
-    out.push_str("NAME dominofit\nROWS\n N obj\n");
-    for row in &rows {
-        let _ = writeln!(out, " {} {}", row.sense, row.name);
+    out.write_all(b"NAME dominofit\nROWS\n N obj\n")?;
+    for row in &rows.rows {
+        writeln!(out, " {} {}", row.sense, row.name)?;
     }
-    out.push_str("COLUMNS\n MARKER 'MARKER' 'INTORG'\n");
-    for (name, entries) in names.iter().zip(&columns) {
-        for (r, coefficient) in entries {
-            let _ = writeln!(out, " {name} {} {coefficient}", rows[*r].name);
+    out.write_all(b"COLUMNS\n MARKER 'MARKER' 'INTORG'\n")?;
+    for (p, name) in names.iter().enumerate() {
+        for &(r, coefficient) in &entries[column_start[p]..column_start[p + 1]] {
+            writeln!(out, " {name} {} {coefficient}", rows.rows[r].name)?;
         }
     }
-    out.push_str(" MARKER 'MARKER' 'INTEND'\nRHS\n");
-    for row in rows.iter().filter(|row| row.rhs != 0) {
-        let _ = writeln!(out, " RHS {} {}", row.name, row.rhs);
+    out.write_all(b" MARKER 'MARKER' 'INTEND'\nRHS\n")?;
+    for row in rows.rows.iter().filter(|row| row.rhs != 0) {
+        writeln!(out, " RHS {} {}", row.name, row.rhs)?;
     }
-    out.push_str("BOUNDS\n");
+    out.write_all(b"BOUNDS\n")?;
     for name in &names {
-        let _ = writeln!(out, " UP BND {name} 1");
+        writeln!(out, " UP BND {name} 1")?;
     }
-    out.push_str("ENDATA\n");
-    out
+    out.write_all(b"ENDATA\n")?;
+    Ok(())
 }

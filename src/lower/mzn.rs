@@ -4,9 +4,10 @@
 //! its name in a comment, and no output item, so a solution prints every placement as
 //! `v_R_C = 1;` and is read back by name.
 
-use std::fmt::Write as _;
+use std::io::Write;
 
-use super::lp::{equalities, variable_name};
+use super::format::{into_string, stopped};
+use super::lp::{each_equality, variable_names};
 use crate::model::Model;
 
 /// The whole file, deterministic.
@@ -16,19 +17,31 @@ pub fn write(model: &Model) -> String {
 
 /// The file with one constraint per tiling in `blocked` ruling it out.
 pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    let mut out = super::header(model, "%", "");
-    out.push_str(
-        "% v_R_C = 1: the vertical piece on (R,C) and (R+1,C), one dot on (R,C)\n\
+    into_string(|out| write_to(out, model, blocked, &|| false))
+}
+
+/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// `stop` says so.
+///
+/// # Errors
+/// The writer's, or `TimedOut` when stopped.
+pub fn write_to(
+    out: &mut dyn Write,
+    model: &Model,
+    blocked: &[Vec<u32>],
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<()> {
+    out.write_all(super::header(model, "%", "").as_bytes())?;
+    out.write_all(
+        b"% v_R_C = 1: the vertical piece on (R,C) and (R+1,C), one dot on (R,C)\n\
          % h_R_C = 1: the horizontal piece on (R,C) and (R,C+1), two dots on (R,C+1)\n",
-    );
-    let names: Vec<String> = (0..model.placements.len() as u32)
-        .map(|id| variable_name(model, id))
-        .collect();
+    )?;
+    let names = variable_names(model, stop).ok_or_else(stopped)?;
     for name in &names {
-        let _ = writeln!(out, "var 0..1: {name};");
+        writeln!(out, "var 0..1: {name};")?;
     }
     if model.infeasible.is_some() {
-        out.push_str("constraint false; % infeasible\n");
+        out.write_all(b"constraint false; % infeasible\n")?;
     }
     let sum = |terms: &mut dyn Iterator<Item = (u64, u32)>| -> String {
         let parts: Vec<String> = terms
@@ -43,22 +56,22 @@ pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
             parts.join(" + ")
         }
     };
-    for (name, terms, rhs) in equalities(model) {
-        let _ = writeln!(
+    for (name, terms, rhs) in each_equality(model) {
+        writeln!(
             out,
             "constraint {} = {rhs}; % {name}",
             sum(&mut terms.into_iter())
-        );
+        )?;
     }
     for (k, tiling) in blocked.iter().enumerate() {
-        let _ = writeln!(
+        writeln!(
             out,
             "constraint {} <= {}; % nogood_{}",
             sum(&mut tiling.iter().map(|&p| (1, p))),
             tiling.len() as i64 - 1,
             k + 1
-        );
+        )?;
     }
-    out.push_str("solve satisfy;\n");
-    out
+    out.write_all(b"solve satisfy;\n")?;
+    Ok(())
 }

@@ -2,8 +2,9 @@
 //! sums are all linear equalities, so PB solvers (RoundingSat, Exact, Sat4j) take the
 //! model without any cardinality encoding. Variable `xK` is placement K (as in DIMACS).
 
-use std::fmt::Write as _;
+use std::io::Write;
 
+use super::format::into_string;
 use crate::model::Model;
 
 /// The whole file, deterministic.
@@ -15,69 +16,79 @@ pub fn write(model: &Model) -> String {
 /// (`Σ_{x∈S} −x ≥ 1 − |S|`), for enumerating solutions with a solver that runs once per
 /// file.
 pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    let mut constraints: Vec<(Vec<(u64, u32)>, u64)> = Vec::new();
-    if model.infeasible.is_some() {
-        // Marked by an empty term list: written below as `+1 x1 >= 2`, which no
-        // 0/1 value meets.
-        constraints.push((vec![], 2));
-    }
-    for cover in &model.covers {
-        constraints.push((cover.placements.iter().map(|&p| (1, p)).collect(), 1));
-    }
-    for group in &model.quotas {
-        constraints.push((
+    into_string(|out| write_to(out, model, blocked))
+}
+
+/// [`write_cuts`] into `out` (which the caller checks for a stop: the text is written
+/// as it is made, constraint by constraint).
+///
+/// # Errors
+/// The writer's.
+pub fn write_to(out: &mut dyn Write, model: &Model, blocked: &[Vec<u32>]) -> std::io::Result<()> {
+    let infeasible = model.infeasible.is_some();
+    // The infeasible model's constraint is marked by an empty term list: written below
+    // as `+1 x1 >= 2`, which no 0/1 value meets.
+    let marker = infeasible.then(|| (Vec::new(), 2));
+    let covers = model
+        .covers
+        .iter()
+        .map(|cover| (cover.placements.iter().map(|&p| (1, p)).collect(), 1));
+    let groups = model.quotas.iter().map(|group| {
+        (
             model.members(group).iter().map(|&p| (1, p)).collect(),
             group.quota as u64,
-        ));
-    }
-    for sum in &model.clue_sums {
-        constraints.push((
+        )
+    });
+    let sums = model.clue_sums.iter().map(|sum| {
+        (
             sum.terms.iter().map(|&(w, p)| (w as u64, p)).collect(),
             sum.target,
-        ));
-    }
-    let mut out = String::new();
-    let _ = writeln!(
+        )
+    });
+    let count = usize::from(infeasible) + model.covers.len() + model.quotas.len();
+    writeln!(
         out,
         "* #variable= {} #constraint= {}",
         model.placements.len().max(1),
-        constraints.len() + blocked.len()
-    );
-    out.push_str(&super::header(model, "*", ""));
+        count + model.clue_sums.len() + blocked.len()
+    )?;
+    out.write_all(super::header(model, "*", "").as_bytes())?;
     for (k, p) in model.placements.iter().enumerate() {
-        let _ = writeln!(
+        writeln!(
             out,
             "* x{} {} {} {}",
             k + 1,
             p.orientation.letter(),
             p.row + 1,
             p.col + 1
-        );
+        )?;
     }
+    let constraints = marker.into_iter().chain(covers).chain(groups).chain(sums);
     for (terms, target) in constraints {
+        let terms: Vec<(u64, u32)> = terms;
         if terms.is_empty() {
             // Nothing can add up to a positive target (an open cell no piece fits, a
             // clue on a line with no room): a constraint no 0/1 value meets. A zero
             // target is met by the empty sum.
             let bound = if target > 0 { 2 } else { 0 };
-            let _ = writeln!(out, "+1 x1 >= {bound} ;");
+            writeln!(out, "+1 x1 >= {bound} ;")?;
             continue;
         }
         for (w, p) in terms {
-            let _ = write!(out, "+{w} x{} ", p + 1);
+            write!(out, "+{w} x{} ", p + 1)?;
         }
-        let _ = writeln!(out, "= {target} ;");
+        writeln!(out, "= {target} ;")?;
     }
     for tiling in blocked {
         if tiling.is_empty() {
             // The empty tiling (a board with no open cell) is the only assignment.
-            let _ = writeln!(out, "+1 x1 >= 2 ;");
+            writeln!(out, "+1 x1 >= 2 ;")?;
             continue;
         }
         for p in tiling {
-            let _ = write!(out, "-1 x{} ", p + 1);
+            write!(out, "-1 x{} ", p + 1)?;
         }
-        let _ = writeln!(out, ">= {} ;", 1 - tiling.len() as i64);
+        writeln!(out, ">= {} ;", 1 - tiling.len() as i64)?;
     }
-    out
+    Ok(())
 }

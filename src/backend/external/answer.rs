@@ -1,6 +1,5 @@
 //! Reading the answers of external programs.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::descriptor::{AnswerFormat, Descriptor};
@@ -93,7 +92,7 @@ pub fn read(
     run: &Run,
     output: &Path,
     placements: usize,
-    names: &BTreeMap<String, PlacementId>,
+    names: &dyn Fn(&str) -> Option<PlacementId>,
     max_answer: usize,
 ) -> Result<Verdict, AnswerError> {
     use std::os::unix::process::ExitStatusExt;
@@ -233,7 +232,7 @@ fn competition(
 /// status (the caller reports a crash).
 fn minizinc(
     stdout: &str,
-    names: &BTreeMap<String, PlacementId>,
+    names: &dyn Fn(&str) -> Option<PlacementId>,
 ) -> Option<Result<Verdict, AnswerError>> {
     let lines: Vec<&str> = stdout.lines().map(str::trim).collect();
     // A MIP solver cannot tell the two apart; with every domain 0..1 nothing is
@@ -250,7 +249,7 @@ fn minizinc(
         let Some((name, value)) = line.trim_end_matches(';').split_once(" = ") else {
             continue;
         };
-        let Some(&id) = names.get(name.trim()) else {
+        let Some(id) = names(name.trim()) else {
             continue;
         };
         match value.trim() {
@@ -341,11 +340,11 @@ fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, AnswerError>
 /// Values `name value` of the placement columns, looked up by name.
 fn named_solution<'a>(
     rows: impl Iterator<Item = (&'a str, &'a str)>,
-    names: &BTreeMap<String, PlacementId>,
+    names: &dyn Fn(&str) -> Option<PlacementId>,
 ) -> Result<Verdict, AnswerError> {
     let mut chosen = Vec::new();
     for (name, value) in rows {
-        let Some(&id) = names.get(name) else { continue };
+        let Some(id) = names(name) else { continue };
         let v: f64 = value.parse().map_err(|_| {
             AnswerError::Unreadable(format!("value `{value}` of {name} is not a number"))
         })?;
@@ -357,7 +356,7 @@ fn named_solution<'a>(
     Ok(Verdict::Solution(chosen))
 }
 
-fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, AnswerError> {
+fn cbc(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdict, AnswerError> {
     let first = text.lines().next().unwrap_or("").trim();
     if first.starts_with("Optimal") || first.starts_with("Stopped on time - objective value") {
         let rows = text.lines().skip(1).filter_map(|l| {
@@ -376,7 +375,7 @@ fn cbc(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, Ans
     }
 }
 
-fn glpsol(text: &str, names: &BTreeMap<String, PlacementId>) -> Result<Verdict, AnswerError> {
+fn glpsol(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdict, AnswerError> {
     let unreadable = |what: &str| AnswerError::Unreadable(what.to_string());
     let status = text
         .lines()
@@ -425,21 +424,23 @@ mod tests {
             .map(|(n, k)| (n.to_string(), k))
             .into();
         let first = "v_1_1 = 1;\nh_1_1 = 0;\nv_1_2 = 1;\n----------\nv_1_1 = 0;\n----------\n";
-        assert!(matches!(minizinc(first, &names), Some(Ok(Verdict::Solution(v))) if v == [0, 2]));
+        assert!(
+            matches!(minizinc(first, &|n| names.get(n).copied()), Some(Ok(Verdict::Solution(v))) if v == [0, 2])
+        );
         assert!(matches!(
-            minizinc("=====UNSATISFIABLE=====\n", &names),
+            minizinc("=====UNSATISFIABLE=====\n", &|n| names.get(n).copied()),
             Some(Ok(Verdict::Unsatisfiable))
         ));
         assert!(matches!(
-            minizinc("=====UNKNOWN=====\n", &names),
+            minizinc("=====UNKNOWN=====\n", &|n| names.get(n).copied()),
             Some(Ok(Verdict::Unknown))
         ));
         assert!(
-            minizinc("v_1_1 = 1;\n", &names).is_none(),
+            minizinc("v_1_1 = 1;\n", &|n| names.get(n).copied()).is_none(),
             "a solution never finished"
         );
         assert!(matches!(
-            minizinc("v_1_1 = 2;\n----------\n", &names),
+            minizinc("v_1_1 = 2;\n----------\n", &|n| names.get(n).copied()),
             Some(Err(AnswerError::Unreadable(_)))
         ));
     }

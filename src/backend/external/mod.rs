@@ -241,9 +241,7 @@ impl Backend for External {
             .path()
             .join(format!("model.{}", self.descriptor.reads.extension()));
         let output = dir.path().join("answer.txt");
-        let names: BTreeMap<String, PlacementId> = (0..model.placements.len() as PlacementId)
-            .map(|id| (lp::variable_name(model, id), id))
-            .collect();
+        let names = |name: &str| lp::placement_named(model, name);
         let mut blocked: Vec<Vec<PlacementId>> = Vec::new();
         loop {
             if budget.expired() {
@@ -253,25 +251,24 @@ impl Backend for External {
                 return timeout(&counters);
             }
             let _ = std::fs::remove_file(&output);
-            let run = runner::run(
-                &self.descriptor,
-                &input,
-                &output,
-                budget.deadline,
-                &|| budget.expired(),
-                max_answer,
-                matches!(
+            let limits = runner::Limits {
+                deadline: budget.deadline,
+                stop: &|| budget.expired(),
+                max_stdout: max_answer,
+                stdout_is_answer: matches!(
                     self.descriptor.answer,
                     AnswerFormat::Competition | AnswerFormat::Pb | AnswerFormat::Minizinc
                 ),
-            )
-            .map_err(|e| match e {
-                runner::RunError::Interrupted => BackendError::Interrupted,
-                source => BackendError::Run {
-                    backend: self.descriptor.name.clone(),
-                    source,
-                },
-            })?;
+                scratch: Some(dir.path()),
+            };
+            let run =
+                runner::run(&self.descriptor, &input, &output, limits).map_err(|e| match e {
+                    runner::RunError::Interrupted => BackendError::Interrupted,
+                    source => BackendError::Run {
+                        backend: self.descriptor.name.clone(),
+                        source,
+                    },
+                })?;
             if run.timed_out {
                 return timeout(&counters);
             }

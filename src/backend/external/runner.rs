@@ -26,8 +26,29 @@ const READER_GRACE: Duration = Duration::from_secs(2);
 
 /// How long a program told to stop (SIGTERM to its process group, at the deadline or
 /// when its answer is no longer wanted) has to exit before it is killed (SIGKILL): time
-/// to write a last answer or remove its files, as runsolver and BenchExec give.
-pub const TERM_GRACE: Duration = Duration::from_secs(1);
+/// to remove its files, as runsolver gives. Short, because an answer after the deadline
+/// is not taken and a time limit must hold (`--timeout T` ends within T + 10% + 0.5 s);
+/// a program's temporary files go to the run's own directory (`TMPDIR`), which is removed
+/// whatever the program left.
+pub const TERM_GRACE: Duration = Duration::from_millis(300);
+
+/// How a program is run, besides its descriptor and files.
+#[derive(Clone, Copy)]
+pub struct Limits<'a> {
+    /// When it is stopped: SIGTERM, then SIGKILL after [`TERM_GRACE`].
+    pub deadline: Option<Instant>,
+    /// Asked while it runs: true stops it as the deadline does (its answer is no longer
+    /// wanted).
+    pub stop: &'a dyn Fn() -> bool,
+    /// The most bytes of standard output kept (all of them when they are the answer).
+    pub max_stdout: usize,
+    /// Whether standard output holds the answer: past `max_stdout` it is a flood and the
+    /// program is stopped; otherwise only its end is kept, like standard error's.
+    pub stdout_is_answer: bool,
+    /// The program's `TMPDIR`: a directory removed after the run, so that what a killed
+    /// program leaves goes with it. `None`: the caller's.
+    pub scratch: Option<&'a Path>,
+}
 
 /// What a run left behind.
 pub struct Run {
@@ -150,10 +171,9 @@ fn reader(
     rx
 }
 
-/// Runs the program on `input`; kills its whole process group at `deadline`, on an
-/// interrupt, when `stop` says so (the answer is no longer wanted), or when it prints more than `max_stdout` bytes on standard output where
-/// that holds its answer (`stdout_is_answer`); otherwise only its last bytes are kept,
-/// like standard error's.
+/// Runs the program on `input`; kills its whole process group at the deadline, on an
+/// interrupt, when `stop` says so (the answer is no longer wanted), or when it floods
+/// standard output where that holds its answer (see [`Limits`]).
 ///
 /// # Errors
 /// The program cannot be started (with a hint when it is not installed), floods its
@@ -162,11 +182,15 @@ pub fn run(
     descriptor: &Descriptor,
     input: &Path,
     output: &Path,
-    deadline: Option<Instant>,
-    stop: &dyn Fn() -> bool,
-    max_stdout: usize,
-    stdout_is_answer: bool,
+    limits: Limits,
 ) -> Result<Run, RunError> {
+    let Limits {
+        deadline,
+        stop,
+        max_stdout,
+        stdout_is_answer,
+        scratch,
+    } = limits;
     let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
     let limit: Vec<String> = match seconds {
         Some(seconds) => descriptor
@@ -189,14 +213,16 @@ pub fn run(
         }
     }
     let program = &descriptor.command[0];
-    let (mut child, group) = interrupt::spawn(
-        Command::new(program)
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
-    .map_err(|e| match e.kind() {
+    let mut command = Command::new(program);
+    command
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(scratch) = scratch {
+        command.env("TMPDIR", scratch);
+    }
+    let (mut child, group) = interrupt::spawn(&mut command).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => RunError::Start(format!(
             "program `{}` not found; install it (scripts/install-solvers.sh) or fix \
              the descriptor's `command`",
