@@ -90,7 +90,7 @@ pub fn each_equality(model: &Model) -> impl Iterator<Item = LinearEquality> + '_
 pub(super) fn variable_names(model: &Model, stop: &dyn Fn() -> bool) -> Option<Vec<String>> {
     let mut names = Vec::with_capacity(model.placements.len());
     for id in 0..model.placements.len() as u32 {
-        if id as usize % ROWS_PER_CHECK == 0 && stop() {
+        if (id as usize).is_multiple_of(ROWS_PER_CHECK) && stop() {
             return None;
         }
         names.push(variable_name(model, id));

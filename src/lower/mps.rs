@@ -78,7 +78,7 @@ pub fn write_to(
         rows.push("infeasible".to_string(), 'E', std::iter::empty(), 1);
     }
     for (k, (name, terms, rhs)) in each_equality(model).enumerate() {
-        if k % ROWS_PER_CHECK == 0 && stop() {
+        if k.is_multiple_of(ROWS_PER_CHECK) && stop() {
             return Err(stopped());
         }
         rows.push(name, 'E', terms.into_iter(), i128::from(rhs));
@@ -102,7 +102,7 @@ pub fn write_to(
     let mut filled = column_start.clone();
     let mut entries = vec![(0usize, 0u64); rows.terms.len()];
     for r in 0..rows.rows.len() {
-        if r % ROWS_PER_CHECK == 0 && stop() {
+        if r.is_multiple_of(ROWS_PER_CHECK) && stop() {
             return Err(stopped());
         }
         for &(coefficient, p) in rows.terms(r) {
