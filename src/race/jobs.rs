@@ -60,6 +60,10 @@ pub fn race_in_processes(
             }
         }
     }
+    // The workers' temporary files (models written for external programs) go into one
+    // directory of this process's: a worker killed on Ctrl-C cannot remove its own, and
+    // this one is removed whatever happens to them.
+    let scratch = crate::interrupt::TempGuard::directory().map_err(RaceError::Scratch)?;
     let cores = cores();
     let mut waiting: VecDeque<usize> = (0..tasks.len()).collect();
     let mut rows: Vec<Option<RunRow>> = vec![None; tasks.len()];
@@ -88,10 +92,8 @@ pub fn race_in_processes(
             let group = start(
                 program,
                 worker_args,
-                workload,
-                instance,
-                backend,
-                core,
+                (workload, instance, backend),
+                (core, scratch.path()),
                 task,
                 &tx,
             )
@@ -137,8 +139,10 @@ pub fn race_in_processes(
             check_counts(&instance_rows)?;
         }
     }
-    // Workers still running (after an interrupt) are killed by their guards.
+    // Workers still running (after an interrupt) are killed by their guards, and what
+    // they left goes with the directory.
     drop(running);
+    drop(scratch);
     Ok(rows.into_iter().flatten().collect())
 }
 
@@ -157,16 +161,13 @@ fn cores() -> Vec<usize> {
     if cores.is_empty() { vec![0] } else { cores }
 }
 
-/// Starts the worker for one task pinned to `core`; a thread hands its output to `tx`
-/// once it has exited.
-#[allow(clippy::too_many_arguments)]
+/// Starts the worker for one task pinned to `core`, with `scratch` as its temporary
+/// directory; a thread hands its output to `tx` once it has exited.
 fn start(
     program: &Path,
     worker_args: &[String],
-    workload: &str,
-    instance: &Instance,
-    backend: &str,
-    core: usize,
+    (workload, instance, backend): (&str, &Instance, &str),
+    (core, scratch): (usize, &Path),
     task: usize,
     tx: &mpsc::Sender<Finished>,
 ) -> Result<crate::interrupt::GroupGuard, String> {
@@ -179,6 +180,7 @@ fn start(
         .arg(workload)
         .arg("--backend")
         .arg(backend)
+        .env("TMPDIR", scratch)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -172,6 +172,9 @@ pub enum RaceError {
     /// A worker process of `race --jobs` gave no row.
     #[error(transparent)]
     Worker(Box<WorkerFailure>),
+    /// The temporary directory of `race --jobs`'s workers could not be made.
+    #[error("cannot create a temporary directory for the workers: {0}")]
+    Scratch(std::io::Error),
 }
 
 /// Two counts of one instance that cannot both be right.

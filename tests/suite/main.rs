@@ -15,6 +15,7 @@ mod external_dimacs;
 mod external_lp;
 mod hardening;
 mod ilp_exhaustive;
+mod interrupts;
 mod limits;
 mod mcc;
 mod observed;
