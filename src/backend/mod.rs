@@ -174,9 +174,15 @@ pub struct Counters {
     /// Native: nodes refuted by the LP relaxation with an exact Farkas certificate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refuted: Option<u64>,
-    /// Portfolio: the member whose answer this is.
+    /// Portfolio: the member whose answer this is (only for a decisive answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,
+    /// Portfolio: the members set aside while the others went on (one crashed, gave an
+    /// answer that could not be read, or returned a tiling that breaks the rules), each
+    /// as `` `NAME`: why ``. For standard error, not the JSON report.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub set_aside: Vec<String>,
 }
 
 /// The end of one backend run.

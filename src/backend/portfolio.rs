@@ -15,6 +15,11 @@
 //! every member is exact, so an exhausted search and a full set of solutions mean the
 //! same from any of them.
 //!
+//! A member is trusted with nothing the verifier can check: its tilings are verified
+//! against the raw rules before it may win, and a member that returns one that breaks
+//! them, crashes, or gives an answer that cannot be read is set aside (named in
+//! [`Counters::set_aside`]) while the others go on.
+//!
 //! Members must stop when asked. In-process solvers that cannot be interrupted
 //! (varisat, the good_lp solvers) are refused as members: their external counterparts
 //! (`cadical`, `kissat`, `cbc`, `glpsol`) run as processes that are killed.
@@ -97,6 +102,7 @@ impl Portfolio {
 const HEAD_START: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// One member's search with a sink of its own, keeping what it finds up to the limit.
+/// A tiling that breaks the rules makes the member's result that error: it cannot win.
 fn run_member(
     member: usize,
     backend: &dyn Backend,
@@ -105,7 +111,13 @@ fn run_member(
     budget: &Budget,
 ) -> Finish {
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
-    let result = backend.solve(model, limit, budget, &mut |ids| {
+    let mut wrong = None;
+    let mut result = backend.solve(model, limit, budget, &mut |ids| {
+        let tiling = super::decode(model, ids);
+        if let Err(violation) = crate::puzzle::verify::verify(&model.instance, &tiling) {
+            wrong = Some(violation);
+            return Control::Stop;
+        }
         found.push(ids.to_vec());
         if (limit != 0 && found.len() >= limit) || found.len() >= super::MAX_STORED_SOLUTIONS {
             Control::Stop
@@ -113,6 +125,12 @@ fn run_member(
             Control::Continue
         }
     });
+    if let Some(violation) = wrong {
+        result = Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
     Finish {
         member,
         result,
@@ -300,21 +318,25 @@ impl Backend for Portfolio {
                     .map(|(k, _)| k)
             });
         let Some(winner) = winner else {
-            // Every member failed: report the first failure, naming its member.
-            let first = finishes
-                .into_iter()
-                .min_by_key(|f| f.member)
-                .map(|f| f.result);
-            return match first {
-                Some(Err(e)) => Err(BackendError::Failed {
-                    backend: self.name.clone(),
-                    message: e.to_string(),
-                }),
-                _ => Err(BackendError::Failed {
-                    backend: name.clone(),
-                    message: "no member ran".to_string(),
-                }),
+            // Every member failed: each failure, in member order.
+            finishes.sort_by_key(|f| f.member);
+            let mut failures = Vec::new();
+            for finish in finishes {
+                match finish.result {
+                    Err(BackendError::Interrupted) => return Err(BackendError::Interrupted),
+                    Err(e) => failures.push(e.to_string()),
+                    Ok(_) => {}
+                }
+            }
+            let message = if failures.is_empty() {
+                "no member ran".to_string()
+            } else {
+                format!("every member failed: {}", failures.join("; "))
             };
+            return Err(BackendError::Failed {
+                backend: name.clone(),
+                message,
+            });
         };
         let finish = &finishes[winner];
         let Ok(outcome) = &finish.result else {
@@ -325,7 +347,18 @@ impl Backend for Portfolio {
             return Err(BackendError::Interrupted);
         }
         let mut counters: Counters = outcome.counters.clone();
-        counters.winner = Some(self.members[finish.member].name().to_string());
+        // A member "wins" only a decisive answer; an undecided portfolio has no winner.
+        counters.winner = decisive(finish).then(|| self.members[finish.member].name().to_string());
+        let mut set_aside: Vec<&Finish> = finishes
+            .iter()
+            .filter(|f| matches!(&f.result, Err(e) if !matches!(e, BackendError::Interrupted)))
+            .collect();
+        set_aside.sort_by_key(|f| f.member);
+        counters.set_aside = set_aside
+            .into_iter()
+            .filter_map(|f| f.result.as_ref().err())
+            .map(|e| e.to_string())
+            .collect();
         Ok(Outcome { ending, counters })
     }
 }

@@ -371,6 +371,7 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
         states,
         refuted,
         winner,
+        set_aside,
     } = told;
     known.nodes = nodes.or(known.nodes);
     known.forced = forced.or(known.forced);
@@ -385,6 +386,7 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
     known.states = states.or(known.states);
     known.refuted = refuted.or(known.refuted);
     known.winner = winner.or(known.winner);
+    known.set_aside.extend(set_aside);
     known
 }
 

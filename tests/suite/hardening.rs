@@ -802,6 +802,81 @@ fn a_portfolio_answers_when_one_member_hangs_and_stops_it() {
     }
 }
 
+/// A member that returns a tiling breaking the rules (`wrong`) or an answer that cannot
+/// be read (`garbage`) is set aside and named on standard error, and the others answer:
+/// on every committed unsat board, and on a unique one.
+#[test]
+fn a_portfolio_sets_aside_a_lying_or_unreadable_member() {
+    let descriptors = fake_descriptors(&["wrong", "garbage"]);
+    let unsat = concat!(env!("CARGO_MANIFEST_DIR"), "/models/unsat.jsonl");
+    let hard = concat!(env!("CARGO_MANIFEST_DIR"), "/models/unsat-hard.jsonl");
+    for (liar, workload) in [("wrong", unsat), ("wrong", hard), ("garbage", unsat)] {
+        let out = dominofit()
+            .args(["solve", workload, "--format", "json", "--threads", "2"])
+            .args(["--backend", &format!("portfolio:{liar}+native")])
+            .env(USER_DIR_VAR, descriptors.path())
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{liar}: {stderr}");
+        let lines = crate::common::schema::validated_lines("solve", &out.stdout);
+        let boards = std::fs::read_to_string(workload).unwrap().lines().count();
+        assert_eq!(lines.len(), boards);
+        for line in &lines {
+            assert_eq!(line["status"], "unsat", "{liar}: {line}");
+            assert_eq!(line["stats"]["winner"], "native", "{liar}: {line}");
+        }
+        // Each warning names its board and the member; nothing else is said.
+        for line in stderr.lines() {
+            assert!(
+                line.starts_with("warning: instance `")
+                    && line.contains(&format!("portfolio member set aside: backend `{liar}`")),
+                "{line}"
+            );
+        }
+        assert!(
+            stderr.lines().count() >= 1,
+            "{liar}: no member was set aside"
+        );
+    }
+    // Both members broken: one error naming each, exit 1.
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "portfolio:wrong+garbage",
+        ])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("every member failed")
+            && stderr.contains("backend `wrong` returned a tiling that breaks the rules")
+            && stderr.contains("backend `garbage` failed"),
+        "{stderr}"
+    );
+}
+
+/// An undecided portfolio names no winner: nobody won.
+#[test]
+fn an_unknown_portfolio_has_no_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("open.json");
+    let (open, _) = dominofit::puzzle::generate::planted_open(300, 300, 5, 0).unwrap();
+    std::fs::write(&board, open.to_json()).unwrap();
+    let out = dominofit()
+        .args(["solve", board.to_str().unwrap(), "--timeout", "0.05"])
+        .args(["--format", "json", "--backend", "portfolio:native-general"])
+        .output()
+        .unwrap();
+    let json = crate::common::schema::validated("solve", &text(&out.stdout));
+    assert_eq!(json["status"], "unknown", "{json}");
+    assert!(json["stats"].get("winner").is_none(), "{json}");
+}
+
 #[test]
 fn a_portfolio_refuses_members_it_could_not_stop() {
     let out = dominofit()
