@@ -84,7 +84,10 @@ struct Task {
 #[serde(rename_all = "lowercase")]
 enum Said {
     Found(Vec<PlacementId>),
-    End { end: Ending, counters: Counters },
+    End {
+        end: Ending,
+        counters: Box<Counters>,
+    },
     Error { kind: ErrorKind, message: String },
 }
 
@@ -151,7 +154,7 @@ pub fn main(backend: &str, mut input: impl BufRead, mut out: impl Write) -> std:
     let said = match solved {
         Ok(outcome) => Said::End {
             end: outcome.ending,
-            counters: outcome.counters,
+            counters: Box::new(outcome.counters),
         },
         Err(error) => {
             let (kind, message) = match error {
@@ -298,7 +301,7 @@ pub(super) fn solve(
                 counters: told,
             } => Some(Ok(Outcome {
                 ending: end,
-                counters: merged(counters.clone(), told),
+                counters: merged(counters.clone(), *told),
             })),
             Said::Error { kind, message } => Some(Err(match kind {
                 ErrorKind::Unsupported => BackendError::Unsupported {
