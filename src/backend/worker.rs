@@ -88,7 +88,10 @@ enum Said {
         end: Ending,
         counters: Box<Counters>,
     },
-    Error { kind: ErrorKind, message: String },
+    Error {
+        kind: ErrorKind,
+        message: String,
+    },
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy)]

@@ -17,6 +17,12 @@ use super::{Instance, MAX_CELLS, MAX_SIDE, Solution};
 /// memory before the first is solved, so that bad input is refused before any output.
 pub const MAX_WORKLOAD_CELLS: usize = 1 << 26;
 
+/// Most bytes one input file (or standard input) may hold: room for a workload of a
+/// million game boards, or several 1024×1024 boards with every cell listed as blocked.
+/// It is read in chunks up to this size and refused past it, so that memory is bounded
+/// before parsing starts (`dominofit solve /dev/zero` used to grow without end).
+pub const MAX_INPUT_BYTES: usize = 256 << 20;
+
 /// Where a piece of input came from: a file (or standard input) and, inside a
 /// workload, a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +115,27 @@ pub enum InputError {
         /// The path as given, or `<stdin>`.
         file: String,
     },
+    /// The file is larger than any input may be; nothing was parsed.
+    #[error(
+        "{file}: larger than the {} MiB an input file may hold; split the workload into \
+         smaller files",
+        MAX_INPUT_BYTES >> 20
+    )]
+    TooLarge {
+        /// The path as given, or `<stdin>`.
+        file: String,
+    },
+    /// A byte that JSON text never holds (a control character, or no UTF-8): the file is
+    /// not JSON, and reading stopped there.
+    #[error("{origin}: malformed JSON: {what} at column {column}; this is not JSON text")]
+    NotText {
+        /// Where: the file and the line of the byte.
+        origin: Origin,
+        /// One-based byte column of the byte in its line.
+        column: usize,
+        /// What the byte is, in words.
+        what: String,
+    },
 }
 
 const INSTANCE_FIELDS: &str = "name, rows, cols, blocked, row_clues, col_clues";
@@ -150,10 +177,12 @@ pub fn parse_solutions(
     file: &str,
     workload: bool,
 ) -> Result<Vec<Solution>, InputError> {
-    split_documents(text, file, workload)?
-        .into_iter()
-        .map(|(origin, value)| solution_from_value(&value, &origin))
-        .collect()
+    let mut solutions = Vec::new();
+    each_document(text, file, workload, &mut |origin, value| {
+        solutions.push(solution_from_value(&value, &origin)?);
+        Ok(())
+    })?;
+    Ok(solutions)
 }
 
 /// Parses instance text. `workload` selects JSON Lines; otherwise the text is one
@@ -167,14 +196,13 @@ pub fn parse_instances(
     stem: &str,
     workload: bool,
 ) -> Result<Vec<Instance>, InputError> {
-    let documents = split_documents(text, file, workload)?;
-    let mut instances = Vec::with_capacity(documents.len());
+    let mut instances = Vec::new();
     let mut cells = 0usize;
     // Names key the rows of runs.csv and the files of `emit -o DIR`: one workload may
     // not use a name twice.
     let mut lines_by_name: std::collections::HashMap<String, Option<usize>> =
         std::collections::HashMap::new();
-    for (origin, value) in documents {
+    each_document(text, file, workload, &mut |origin, value| {
         let default_name = match origin.line {
             Some(line) => format!("line-{line}"),
             None => stem.to_string(),
@@ -202,7 +230,8 @@ pub fn parse_instances(
             });
         }
         instances.push(instance);
-    }
+        Ok(())
+    })?;
     Ok(instances)
 }
 
@@ -217,6 +246,7 @@ pub fn parse_given_instances(
     file: &str,
     stem: &str,
 ) -> Result<Vec<Instance>, InputError> {
+    let text = given_text(text, file)?;
     parse_instances(text, file, stem, is_workload("-", text))
 }
 
@@ -226,22 +256,126 @@ pub fn parse_given_instances(
 /// # Errors
 /// As [`parse_solutions`].
 pub fn parse_given_solutions(text: &str, file: &str) -> Result<Vec<Solution>, InputError> {
+    let text = given_text(text, file)?;
     parse_solutions(text, file, is_workload("-", text))
 }
 
 fn read_text(path: &str) -> Result<(String, String), InputError> {
     let file = if path == "-" { "<stdin>" } else { path }.to_string();
-    let mut text = String::new();
-    let result = if path == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
-    };
-    result.map_err(|source| InputError::Io {
+    let io = |source| InputError::Io {
         file: file.clone(),
         source,
-    })?;
+    };
+    let text = if path == "-" {
+        read_bounded(&mut std::io::stdin().lock(), &file)
+    } else {
+        let mut opened = std::fs::File::open(path).map_err(io)?;
+        read_bounded(&mut opened, &file)
+    }?;
     Ok((text, file))
+}
+
+/// Reads `input` in chunks, at most [`MAX_INPUT_BYTES`], and stops at the first byte
+/// JSON text never holds (checked as each chunk arrives), so that a binary file or a
+/// device such as `/dev/zero` fails at once. A UTF-8 byte order mark at the start is
+/// dropped (RFC 8259 lets a reader ignore it).
+fn read_bounded(input: &mut dyn Read, file: &str) -> Result<String, InputError> {
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    // Bytes before `checked` were looked at, and are UTF-8 up to `valid` (a character may
+    // be cut at a chunk's end); `line` and `line_start` say where `checked` is.
+    let (mut checked, mut valid, mut line, mut line_start) = (0usize, 0usize, 1usize, 0usize);
+    let position = |bytes: &[u8], at: usize| {
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |k| k + 1);
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        (line, at - line_start)
+    };
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(source) => {
+                return Err(InputError::Io {
+                    file: file.to_string(),
+                    source,
+                });
+            }
+        };
+        if bytes.len() + n > MAX_INPUT_BYTES {
+            return Err(InputError::TooLarge {
+                file: file.to_string(),
+            });
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        // Control bytes other than tab and line ends are never JSON text, in a string
+        // or out of one.
+        for (k, &b) in bytes.iter().enumerate().skip(checked) {
+            if b == b'\n' {
+                line += 1;
+                line_start = k + 1;
+            } else if b < 0x20 && b != b'\t' && b != b'\r' {
+                return Err(not_text(
+                    file,
+                    line,
+                    k - line_start,
+                    format!("the byte 0x{b:02X}"),
+                ));
+            }
+        }
+        checked = bytes.len();
+        match std::str::from_utf8(&bytes[valid..]) {
+            Ok(_) => valid = bytes.len(),
+            Err(e) if e.error_len().is_none() => valid += e.valid_up_to(),
+            Err(e) => {
+                let bad = valid + e.valid_up_to();
+                let (line, offset) = position(&bytes, bad);
+                let what = format!("a byte that is not UTF-8 (0x{:02X})", bytes[bad]);
+                return Err(not_text(file, line, offset, what));
+            }
+        }
+    }
+    if valid < bytes.len() {
+        let (line, offset) = position(&bytes, valid);
+        let what = "a UTF-8 character cut off at the end".to_string();
+        return Err(not_text(file, line, offset, what));
+    }
+    if bytes.starts_with(BOM.as_bytes()) {
+        bytes.drain(..BOM.len());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let (line, offset) = position(e.as_bytes(), at);
+        not_text(file, line, offset, "a byte that is not UTF-8".to_string())
+    })
+}
+
+/// The UTF-8 byte order mark.
+const BOM: &str = "\u{feff}";
+
+/// Text handed over in memory (the Python package's strings) as a file's text would be
+/// read: within [`MAX_INPUT_BYTES`], without a byte order mark.
+fn given_text<'t>(text: &'t str, file: &str) -> Result<&'t str, InputError> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(InputError::TooLarge {
+            file: file.to_string(),
+        });
+    }
+    Ok(text.strip_prefix(BOM).unwrap_or(text))
+}
+
+fn not_text(file: &str, line: usize, offset: usize, what: String) -> InputError {
+    InputError::NotText {
+        origin: Origin {
+            file: file.to_string(),
+            line: Some(line),
+        },
+        column: offset + 1,
+        what,
+    }
 }
 
 /// `.jsonl`/`.ndjson` files are workloads and other files single documents. Standard
@@ -255,12 +389,22 @@ fn is_workload(path: &str, text: &str) -> bool {
     path == "-" && serde_json::from_str::<Value>(text).is_err()
 }
 
-fn split_documents(
+/// Hands each JSON document of `text` to `each` as it is parsed: one, or with
+/// `workload` one per non-blank line, so that only one document's tree is held at a
+/// time.
+fn each_document(
     text: &str,
     file: &str,
     workload: bool,
-) -> Result<Vec<(Origin, Value)>, InputError> {
-    let mut out = Vec::new();
+    each: &mut dyn FnMut(Origin, Value) -> Result<(), InputError>,
+) -> Result<(), InputError> {
+    let parse = |text: &str, origin: &Origin| {
+        super::strict_json::from_str(text).map_err(|e| InputError::Json {
+            origin: origin.clone(),
+            message: format!("{e}"),
+        })
+    };
+    let mut any = false;
     if workload {
         for (k, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -270,34 +414,26 @@ fn split_documents(
                 file: file.to_string(),
                 line: Some(k + 1),
             };
-            let value = super::strict_json::from_str(line).map_err(|e| InputError::Json {
-                origin: origin.clone(),
-                message: format!("{e}"),
-            })?;
-            out.push((origin, value));
+            let value = parse(line, &origin)?;
+            any = true;
+            each(origin, value)?;
         }
-    } else {
+    } else if !text.trim().is_empty() {
         let origin = Origin {
             file: file.to_string(),
             line: None,
         };
-        if text.trim().is_empty() {
-            return Err(InputError::Empty {
-                file: file.to_string(),
-            });
-        }
-        let value = super::strict_json::from_str(text).map_err(|e| InputError::Json {
-            origin: origin.clone(),
-            message: format!("{e}"),
-        })?;
-        out.push((origin, value));
+        let value = parse(text, &origin)?;
+        any = true;
+        each(origin, value)?;
     }
-    if out.is_empty() {
-        return Err(InputError::Empty {
+    if any {
+        Ok(())
+    } else {
+        Err(InputError::Empty {
             file: file.to_string(),
-        });
+        })
     }
-    Ok(out)
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -877,6 +877,90 @@ fn an_unknown_portfolio_has_no_winner() {
     assert!(json["stats"].get("winner").is_none(), "{json}");
 }
 
+/// Runs `command` to its end or kills it after `limit`, for input that used to be read
+/// without end: `None` when it had to be killed.
+fn within(mut command: Command, limit: Duration) -> Option<Output> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Some(child.wait_with_output().unwrap())
+}
+
+/// Input is read in bounded chunks: a device of NUL bytes (a file or standard input), a
+/// binary file and text that is not UTF-8 fail at their first bad byte, input past the
+/// size cap is refused before parsing, and a byte order mark is ignored.
+#[test]
+fn input_is_read_in_bounded_chunks_and_fails_at_its_first_bad_byte() {
+    let expect_error = |command: Command, wanted: &str| {
+        let out = within(command, Duration::from_secs(20)).expect("the input was read on");
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(wanted), "{stderr}");
+    };
+    let mut zero = dominofit();
+    zero.args(["solve", "/dev/zero"]);
+    expect_error(
+        zero,
+        "/dev/zero: line 1: malformed JSON: the byte 0x00 at column 1",
+    );
+    let mut piped = dominofit();
+    piped
+        .args(["solve", "-"])
+        .stdin(std::fs::File::open("/dev/zero").unwrap());
+    expect_error(
+        piped,
+        "<stdin>: line 1: malformed JSON: the byte 0x00 at column 1",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let latin1 = dir.path().join("latin1.json");
+    std::fs::write(&latin1, b"{\"name\": \"caf\xe9\",\n \"rows\": 1}").unwrap();
+    let mut bad = dominofit();
+    bad.args(["solve", latin1.to_str().unwrap()]);
+    expect_error(
+        bad,
+        "line 1: malformed JSON: a byte that is not UTF-8 (0xE9) at column 14",
+    );
+    // Past the cap, in valid-looking text: refused when the cap is passed.
+    let cap = dominofit::puzzle::parse::MAX_INPUT_BYTES;
+    let big = dir.path().join("big.jsonl");
+    let line = format!(
+        "{}\n",
+        std::fs::read_to_string(OBSERVED_6X6).unwrap().trim()
+    );
+    let mut content = String::with_capacity(cap + line.len());
+    while content.len() <= cap {
+        content.push_str(&line);
+    }
+    std::fs::write(&big, &content).unwrap();
+    drop(content);
+    let mut huge = dominofit();
+    huge.args(["solve", big.to_str().unwrap()]);
+    expect_error(huge, "larger than the 256 MiB an input file may hold");
+    // A byte order mark changes nothing.
+    let bom = dir.path().join("bom.json");
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    with_bom.extend(std::fs::read(OBSERVED_6X6).unwrap());
+    std::fs::write(&bom, with_bom).unwrap();
+    let out = dominofit()
+        .args(["solve", bom.to_str().unwrap(), "--limit", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("observed-6x6: unique"));
+}
+
 #[test]
 fn a_portfolio_refuses_members_it_could_not_stop() {
     let out = dominofit()
