@@ -32,6 +32,9 @@ pub enum Rejection {
     /// `certificate.json` is not a manifest this build reads.
     #[error("certificate.json: {0}")]
     Manifest(String),
+    /// An entry of the directory given that is no bundle: every entry must be one.
+    #[error("not a certificate bundle: {0}")]
+    NotBundle(&'static str),
     /// `instance.json` is not a valid board.
     #[error(transparent)]
     Instance(InputError),
@@ -232,6 +235,14 @@ pub fn check_bundle(
     deadline: Option<Instant>,
 ) -> Result<Result<Accepted, Rejection>, CheckError> {
     let read = |file: &'static str| read_small(&dir.join(file), file);
+    if !dir.is_dir() {
+        return Ok(Err(Rejection::NotBundle("a file, not a directory")));
+    }
+    if !dir.join(files::MANIFEST).exists() {
+        return Ok(Err(Rejection::NotBundle(
+            "a directory without certificate.json",
+        )));
+    }
     let settled = || -> Result<(Manifest, crate::puzzle::Instance, usize, bool), Rejection> {
         let manifest: Manifest = serde_json::from_str(&read(files::MANIFEST)?)
             .map_err(|e| Rejection::Manifest(e.to_string()))?;
@@ -428,8 +439,8 @@ fn first_difference(expected: &[u8], given: &[u8]) -> Option<String> {
     }
 }
 
-/// The bundles under `dir`: itself when it holds `certificate.json`, else each of its
-/// subdirectories that does, in name order.
+/// The bundles under `dir`: itself when it holds `certificate.json`, else every entry
+/// (but bundles still being written), in name order, each to be checked as a bundle.
 ///
 /// # Errors
 /// The directory cannot be read.
@@ -437,13 +448,15 @@ pub fn bundles_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     if dir.join(files::MANIFEST).is_file() {
         return Ok(vec![dir.to_path_buf()]);
     }
+    // Every entry is checked as a bundle, so one that is none (a directory without a
+    // manifest, a stray file) is rejected, not passed over: a check that skips what it
+    // cannot read would accept a directory of nothing.
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| {
             // A bundle still being written (`.partial-…`) is not one yet.
             !p.file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with(".partial-"))
-                && p.join(files::MANIFEST).is_file()
         })
         .collect();
     found.sort();

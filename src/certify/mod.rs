@@ -85,6 +85,18 @@ pub enum CertifyError {
         /// The prover.
         prover: String,
     },
+    /// The prover said the rules have a model, but its model is not a tiling the answer
+    /// rules out: the prover is wrong, not the answer.
+    #[error(
+        "{prover} answered SATISFIABLE, but its model is not a tiling the answer rules out \
+         ({reason}); the prover is wrong (no certificate written)"
+    )]
+    WrongModel {
+        /// The prover.
+        prover: String,
+        /// What is wrong with the model.
+        reason: String,
+    },
     /// The prover gave no answer.
     #[error("{prover} did not prove the answer: {reason}")]
     NotProved {
@@ -130,6 +142,33 @@ pub struct Written {
     pub proof_bytes: u64,
     /// Time to write the rules CNF and prove it.
     pub time: Duration,
+}
+
+/// Whether a model of the rules CNF (its true variables) is a tiling the answer ruled
+/// out: a tiling of the board by the raw-rules verifier, other than `blocked`. The
+/// placements are the CNF's first variables, in model order (docs/CERTIFICATES.md).
+///
+/// # Errors
+/// What is wrong with the model, in words.
+fn ruled_out_tiling(
+    instance: &Instance,
+    blocked: Option<&Solution>,
+    model: &[u64],
+) -> Result<(), String> {
+    if model.is_empty() {
+        return Err("no model was printed".to_string());
+    }
+    let raw = crate::model::compile(instance, crate::model::Families::Raw);
+    let pieces = model
+        .iter()
+        .filter(|&&v| v >= 1 && v <= raw.placements.len() as u64)
+        .map(|&v| raw.placements[v as usize - 1]);
+    let tiling = Solution::from_pieces(pieces);
+    crate::puzzle::verify::verify(instance, &tiling).map_err(|v| v.to_string())?;
+    if blocked == Some(&tiling) {
+        return Err("it is the tiling the rules block".to_string());
+    }
+    Ok(())
 }
 
 /// Writes the certificate of `status` for `instance` into `out/<name>` (the name made
@@ -212,10 +251,17 @@ pub fn write_certificate(
         drop(cnf);
         match prover.prove(&at(files::RULES), vars, &at(files::PROOF), deadline)? {
             Verdict::Refuted => {}
-            Verdict::Satisfiable => {
-                return Err(CertifyError::Disagreement {
-                    status: status.name(),
-                    prover: prover.name().to_string(),
+            Verdict::Satisfiable(model) => {
+                let blocked = (status == Status::Unique).then(|| &solutions[0]);
+                return Err(match ruled_out_tiling(instance, blocked, &model) {
+                    Ok(()) => CertifyError::Disagreement {
+                        status: status.name(),
+                        prover: prover.name().to_string(),
+                    },
+                    Err(reason) => CertifyError::WrongModel {
+                        prover: prover.name().to_string(),
+                        reason,
+                    },
                 });
             }
             Verdict::Unknown(reason) => {

@@ -53,8 +53,9 @@ pub enum ProveError {
 pub enum Verdict {
     /// Unsatisfiable, and the proof file holds its DRAT proof.
     Refuted,
-    /// Satisfiable: the formula has a model, so a claim of no (further) tiling is wrong.
-    Satisfiable,
+    /// Satisfiable, with the variables the model sets true (empty when the prover printed
+    /// no model): a claim of no (further) tiling is wrong, if the model is a tiling.
+    Satisfiable(Vec<u64>),
     /// No answer: the deadline, or the program's own limits; the reason.
     Unknown(String),
 }
@@ -148,7 +149,7 @@ impl Prover {
             return Ok(Verdict::Refuted);
         }
         if said("s SATISFIABLE") && code == Some(10) {
-            return Ok(Verdict::Satisfiable);
+            return Ok(Verdict::Satisfiable(true_variables(&run.stdout)));
         }
         let tail: String = run.stderr.lines().last().unwrap_or_default().to_string();
         match run.status {
@@ -208,8 +209,31 @@ pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<Verdict, ProveError>
         .close_proof()
         .map_err(|e| failed("cannot write the proof", &e))?;
     Ok(if answer {
-        Verdict::Satisfiable
+        let model = solver.model().unwrap_or_default();
+        Verdict::Satisfiable(
+            model
+                .iter()
+                .filter(|l| l.is_positive())
+                .map(|l| l.var().index() as u64 + 1)
+                .collect(),
+        )
     } else {
         Verdict::Refuted
     })
+}
+
+/// The variables a SAT solver's `v` lines set true (the competition's model lines);
+/// whatever is not a positive number is passed over: the model is checked as a tiling
+/// by the caller, and a garbled one fails that check.
+pub fn true_variables(stdout: &str) -> Vec<u64> {
+    let mut vars: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(str::split_whitespace)
+        .filter_map(|t| t.parse::<u64>().ok())
+        .filter(|&v| v > 0)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    vars
 }

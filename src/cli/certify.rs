@@ -26,6 +26,20 @@ impl Certifier {
         let prover = Prover::named(prover).map_err(|e| UsageError(terminal(&e.to_string())))?;
         files::one_file_per_board(instances, "")?;
         files::check_output_dir(dir, &[])?;
+        // A bundle replaces an earlier bundle of the same board; anything else in its
+        // place is refused now, not after the board was solved and proved.
+        for instance in instances {
+            let place = dir.join(dominofit::escape::file_stem(&instance.name));
+            let earlier = place.join(certify::files::MANIFEST).is_file();
+            if place.symlink_metadata().is_ok() && !earlier {
+                bail!(
+                    "{} is in the way of the certificate of `{}`: it exists and is not a \
+                     certificate bundle; move it or choose another directory",
+                    terminal(&place.display().to_string()),
+                    terminal(&instance.name)
+                );
+            }
+        }
         Ok(Certifier {
             dir: dir.to_path_buf(),
             prover,
@@ -150,8 +164,13 @@ pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
             println!("s UNSATISFIABLE");
             Ok(ExitCode::from(20))
         }
-        certify::Verdict::Satisfiable => {
-            println!("s SATISFIABLE");
+        certify::Verdict::Satisfiable(model) => {
+            let mut out = String::from("s SATISFIABLE\nv");
+            for var in model {
+                out.push_str(&format!(" {var}"));
+            }
+            out.push_str(" 0");
+            println!("{out}");
             Ok(ExitCode::from(10))
         }
         certify::Verdict::Unknown(reason) => {

@@ -44,7 +44,9 @@ pub fn solve_text(instance: &Instance, report: &Report) -> String {
     }
     match report.ending {
         Ending::Timeout => out.push_str("\n  stopped by the time limit"),
-        Ending::Capped => out.push_str("\n  stopped by a resource cap"),
+        Ending::Capped => out.push_str(
+            "\n  stopped before answering: a resource cap, or the solver gave up by its own limits",
+        ),
         _ => {}
     }
     out.push('\n');

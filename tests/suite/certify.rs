@@ -218,29 +218,43 @@ fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
     let (mut unsat, mut unique) = (0, 0);
     for case in paper_cases() {
         let board = &case.instance;
-        let expected = if case.expected.is_empty() {
-            unsat += 1;
-            Verdict::Refuted
-        } else {
-            Verdict::Satisfiable
+        let placements =
+            dominofit::model::compile(board, dominofit::model::Families::Raw).placements;
+        // A model's tiling: its true placement variables, the first of the CNF.
+        let tiling = |model: &[u64]| {
+            Solution::from_pieces(
+                model
+                    .iter()
+                    .filter(|&&v| v as usize <= placements.len())
+                    .map(|&v| placements[v as usize - 1]),
+            )
         };
-        assert_eq!(
-            verdict(certify::rules_cnf(board, None).unwrap()),
-            expected,
-            "{board:?}"
-        );
-        if let Some(first) = case.expected.first() {
-            let expected = if case.expected.len() == 1 {
-                unique += 1;
-                Verdict::Refuted
-            } else {
-                Verdict::Satisfiable
+        let answer = verdict(certify::rules_cnf(board, None).unwrap());
+        if case.expected.is_empty() {
+            unsat += 1;
+            assert_eq!(answer, Verdict::Refuted, "{board:?}");
+        } else {
+            // The model is one of the enumerator's tilings.
+            let Verdict::Satisfiable(model) = answer else {
+                panic!("{board:?}: {answer:?}");
             };
-            assert_eq!(
-                verdict(certify::rules_cnf(board, Some(first)).unwrap()),
-                expected,
-                "{board:?} blocking {first:?}"
-            );
+            assert!(case.expected.contains(&tiling(&model)), "{board:?}");
+        }
+        if let Some(first) = case.expected.first() {
+            let answer = verdict(certify::rules_cnf(board, Some(first)).unwrap());
+            if case.expected.len() == 1 {
+                unique += 1;
+                assert_eq!(answer, Verdict::Refuted, "{board:?} blocking {first:?}");
+            } else {
+                let Verdict::Satisfiable(model) = answer else {
+                    panic!("{board:?} blocking {first:?}: {answer:?}");
+                };
+                let other = tiling(&model);
+                assert!(
+                    case.expected.contains(&other) && &other != first,
+                    "{board:?}"
+                );
+            }
         }
     }
     assert!(
@@ -517,47 +531,99 @@ fn a_missing_checker_is_an_error_never_a_pass() {
     assert!(stderr.contains("no DRAT checker found"), "{stderr}");
 }
 
-/// A prover that finds a model where the answer says there is none stops the
-/// certificate and names the board; nothing is left in the directory.
-#[test]
-fn a_prover_that_disagrees_is_an_error_naming_the_board() {
-    let dir = tempfile::tempdir().unwrap();
-    let liar = dir.path().join("liar.sh");
-    std::fs::write(&liar, "#!/bin/sh\necho 's SATISFIABLE'\nexit 10\n").unwrap();
+/// A fake program at `dir/NAME.sh` printing `script`, and a descriptor for it in
+/// `dir/backends`; the descriptor can prove (`proof`) and solve.
+fn fake_program(dir: &Path, name: &str, script: &str) -> PathBuf {
+    let program = dir.join(format!("{name}.sh"));
+    std::fs::write(&program, format!("#!/bin/sh\n{script}")).unwrap();
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let backends = dir.path().join("backends");
-    std::fs::create_dir(&backends).unwrap();
+    let backends = dir.join("backends");
+    std::fs::create_dir_all(&backends).unwrap();
     std::fs::write(
-        backends.join("liar.toml"),
+        backends.join(format!("{name}.toml")),
         format!(
-            "name = \"liar\"\nreads = \"dimacs\"\ncommand = [{:?}, \"{{input}}\"]\n\
+            "name = \"{name}\"\nreads = \"dimacs\"\ncommand = [{:?}, \"{{input}}\"]\n\
              proof = [\"{{proof}}\"]\nanswer = \"competition\"\n",
-            liar.display().to_string()
+            program.display().to_string()
         ),
     )
     .unwrap();
-    let board = dir.path().join("board.json");
-    let workload = std::fs::read_to_string(model("unsat.jsonl")).unwrap();
-    std::fs::write(&board, workload.lines().next().unwrap()).unwrap();
+    backends
+}
+
+/// A prover that finds a real tiling where the answer (here a lying backend's `unsat`)
+/// says there is none stops the certificate and names the board; nothing is left in the
+/// directory.
+#[test]
+fn a_prover_that_disagrees_is_an_error_naming_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let backends = fake_program(
+        dir.path(),
+        "says-unsat",
+        "echo 's UNSATISFIABLE'\nexit 20\n",
+    );
     let certs = dir.path().join("certs");
     let out = dominofit()
-        .args(["solve", board.to_str().unwrap(), "--certify"])
+        .args(["solve", &model("observed/6x6.json"), "--certify"])
         .arg(&certs)
-        .args(["--prover", "liar"])
+        .args(["--backend", "says-unsat", "--prover", "varisat"])
         .env("DOMINOFIT_BACKENDS", &backends)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("no certificate: the answer was unsat, but liar found a tiling"),
+        stderr.contains("no certificate: the answer was unsat, but varisat found a tiling"),
         "{stderr}"
     );
-    assert!(stderr.contains("instance `unsat-"), "{stderr}");
+    assert!(stderr.contains("instance `observed-6x6`"), "{stderr}");
     assert_eq!(std::fs::read_dir(&certs).unwrap().count(), 0);
+}
+
+/// A prover that says SATISFIABLE with no model, or with one that is no tiling, is the
+/// one that is wrong: its model is checked before the answer is blamed.
+#[test]
+fn a_prover_whose_model_is_no_tiling_is_named_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let workload = std::fs::read_to_string(model("unsat.jsonl")).unwrap();
+    let board = dir.path().join("board.json");
+    std::fs::write(&board, workload.lines().next().unwrap()).unwrap();
+    for (name, script, why) in [
+        (
+            "no-model",
+            "echo 's SATISFIABLE'\nexit 10\n",
+            "no model was printed",
+        ),
+        (
+            "all-true",
+            "n=$(awk '/^p cnf/ {print $3}' \"$1\")\necho 's SATISFIABLE'\nprintf v\n\
+             i=1\nwhile [ $i -le $n ]; do printf ' %d' $i; i=$((i+1)); done\necho ' 0'\nexit 10\n",
+            "covered twice",
+        ),
+    ] {
+        let backends = fake_program(dir.path(), name, script);
+        let certs = dir.path().join(format!("certs-{name}"));
+        let out = dominofit()
+            .args(["solve", board.to_str().unwrap(), "--certify"])
+            .arg(&certs)
+            .args(["--prover", name])
+            .env("DOMINOFIT_BACKENDS", &backends)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{name} answered SATISFIABLE, but its model is not a tiling"
+            )) && stderr.contains(why)
+                && stderr.contains("the prover is wrong"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read_dir(&certs).unwrap().count(), 0);
+    }
 }
 
 #[test]

@@ -877,6 +877,128 @@ fn an_unknown_portfolio_has_no_winner() {
     assert!(json["stats"].get("winner").is_none(), "{json}");
 }
 
+/// A solver's own UNKNOWN, long before the deadline, is not the time limit; a verdict
+/// without the exit status that goes with it is not taken.
+#[test]
+fn a_solver_giving_up_is_not_the_time_limit_and_exit_codes_are_checked() {
+    let descriptors = fake_descriptors(&["says_unknown", "unsat_exit_0"]);
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "says-unknown",
+            "--timeout",
+            "60",
+        ])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(": unknown (says-unknown"), "{stdout}");
+    assert!(!stdout.contains("time limit"), "{stdout}");
+    assert!(
+        stdout.contains("the solver gave up by its own limits"),
+        "{stdout}"
+    );
+    let out = dominofit()
+        .args([
+            "solve",
+            OBSERVED_6X6,
+            "--backend",
+            "says-unknown",
+            "--format",
+            "json",
+        ])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    let json = crate::common::schema::validated("solve", &text(&out.stdout));
+    assert_eq!(json["stats"]["stopped"], "capped", "{json}");
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--backend", "unsat-exit-0"])
+        .env(USER_DIR_VAR, descriptors.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("said UNSATISFIABLE but exited with status 0"),
+        "{stderr}"
+    );
+}
+
+/// `check-certificate DIR` checks every entry of DIR as a bundle: one that is none is
+/// rejected (exit 1), not passed over.
+#[test]
+fn check_certificate_rejects_an_entry_that_is_no_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--limit", "1", "--certify"])
+        .arg(&certs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::create_dir(certs.join("empty")).unwrap();
+    std::fs::write(certs.join("notes.txt"), "hello").unwrap();
+    let out = dominofit()
+        .arg("check-certificate")
+        .arg(&certs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("observed-6x6: accepted"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "empty: rejected: not a certificate bundle: a directory without certificate.json"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("notes.txt: rejected: not a certificate bundle: a file"),
+        "{stdout}"
+    );
+}
+
+/// `--certify DIR` refuses, before solving, a board whose bundle's place is taken by
+/// something that is no bundle; an earlier bundle of the board is replaced.
+#[test]
+fn certify_refuses_a_place_taken_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    std::fs::create_dir_all(certs.join("observed-6x6")).unwrap();
+    std::fs::write(certs.join("observed-6x6/mine.txt"), "keep me").unwrap();
+    let out = dominofit()
+        .args(["solve", OBSERVED_6X6, "--limit", "2", "--certify"])
+        .arg(&certs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("is in the way of the certificate of `observed-6x6`"),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).is_empty(), "solved before refusing");
+    assert_eq!(
+        std::fs::read_to_string(certs.join("observed-6x6/mine.txt")).unwrap(),
+        "keep me"
+    );
+    // An earlier bundle gives way.
+    std::fs::remove_dir_all(certs.join("observed-6x6")).unwrap();
+    for _ in 0..2 {
+        let out = dominofit()
+            .args(["solve", OBSERVED_6X6, "--limit", "1", "--certify"])
+            .arg(&certs)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+}
+
 /// Runs `command` to its end or kills it after `limit`, for input that used to be read
 /// without end: `None` when it had to be killed.
 fn within(mut command: Command, limit: Duration) -> Option<Output> {

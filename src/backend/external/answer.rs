@@ -54,12 +54,12 @@ pub enum AnswerError {
         max: usize,
     },
     /// A verdict contradicted by the exit status.
-    #[error("said {said} but exited with status {code}")]
+    #[error("said {said} but exited with {code}, not the status that goes with it")]
     StatusMismatch {
         /// The verdict printed: `SATISFIABLE` or `UNSATISFIABLE`.
         said: &'static str,
-        /// The exit status: neither 0 nor the convention's code for that verdict (10, 20).
-        code: i32,
+        /// The exit status in words: `status N`, or `no status`.
+        code: String,
     },
     /// The answer does not parse.
     #[error("{0}")]
@@ -197,13 +197,19 @@ fn competition(
         .lines()
         .find_map(|l| l.strip_prefix("s "))
         .map(str::trim);
+    // The SAT competition's convention, which every shipped solver follows: 10 with a
+    // model, 20 with a refutation. Another status (0 included) is a program that did not
+    // finish what it printed.
+    let mismatch = |said: &'static str, wanted: i32| {
+        (code != Some(wanted)).then(|| AnswerError::StatusMismatch {
+            said,
+            code: code.map_or("no status".to_string(), |c| format!("status {c}")),
+        })
+    };
     match status {
         Some("SATISFIABLE") => {
-            if code.is_some_and(|c| c != 10 && c != 0) {
-                return Some(Err(AnswerError::StatusMismatch {
-                    said: "SATISFIABLE",
-                    code: code.unwrap_or(-1),
-                }));
+            if let Some(e) = mismatch("SATISFIABLE", 10) {
+                return Some(Err(e));
             }
             let tokens = stdout
                 .lines()
@@ -212,11 +218,8 @@ fn competition(
             Some(model_from(tokens, placements).map(Verdict::Solution))
         }
         Some("UNSATISFIABLE") => {
-            if code.is_some_and(|c| c != 20 && c != 0) {
-                return Some(Err(AnswerError::StatusMismatch {
-                    said: "UNSATISFIABLE",
-                    code: code.unwrap_or(-1),
-                }));
+            if let Some(e) = mismatch("UNSATISFIABLE", 20) {
+                return Some(Err(e));
             }
             Some(Ok(Verdict::Unsatisfiable))
         }
@@ -277,7 +280,10 @@ fn pb(stdout: &str, code: Option<i32>, placements: usize) -> Option<Result<Verdi
         .map(str::trim)?;
     let mismatch = |said: &'static str, allowed: &[i32]| {
         code.filter(|c| !allowed.contains(c))
-            .map(|code| AnswerError::StatusMismatch { said, code })
+            .map(|code| AnswerError::StatusMismatch {
+                said,
+                code: format!("status {code}"),
+            })
     };
     Some(match status {
         "SATISFIABLE" | "OPTIMUM FOUND" => {

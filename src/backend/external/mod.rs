@@ -296,6 +296,8 @@ impl Backend for External {
                 Verdict::Unsatisfiable if !budget.expired() => {
                     return Ok(outcome(Ending::Exhausted));
                 }
+                // Giving up before the deadline is the program's own limit, not ours.
+                Verdict::Unknown if !budget.expired() => return Ok(outcome(Ending::Capped)),
                 Verdict::Unsatisfiable | Verdict::Unknown => return timeout(&counters),
             }
         }
