@@ -367,7 +367,7 @@ fn rank_candidates(
 ) -> Result<(), BackendError> {
     let mut seen = std::collections::HashSet::new();
     for attempt in 0..attempts {
-        if crate::interrupt::requested() {
+        if crate::interrupt::stopped_here() {
             break;
         }
         let candidate = if attempt % 2 == 0 {

@@ -61,6 +61,39 @@ pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
 }
 
+thread_local! {
+    /// The stop flag of the call running on this thread, for a host that stops one call
+    /// rather than the process (the Python package: Ctrl-C stops the call it
+    /// interrupts, and calls in other threads go on).
+    static CALL_STOP: std::cell::RefCell<Option<std::sync::Arc<AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `call` with `flag` as this thread's call stop flag: budgets made on this thread
+/// meanwhile ([`crate::backend::Budget::with_timeout`]) stop when it is raised.
+pub fn with_call_stop<T>(flag: std::sync::Arc<AtomicBool>, call: impl FnOnce() -> T) -> T {
+    let previous = CALL_STOP.with(|slot| slot.replace(Some(flag)));
+    let out = call();
+    CALL_STOP.with(|slot| *slot.borrow_mut() = previous);
+    out
+}
+
+/// The stop flag of the call running on this thread, if its host gave one.
+pub fn call_stop() -> Option<std::sync::Arc<AtomicBool>> {
+    CALL_STOP.with(|slot| slot.borrow().clone())
+}
+
+/// Whether the work on this thread should stop: an interrupt of the process, or its
+/// call's stop flag.
+pub fn stopped_here() -> bool {
+    requested()
+        || CALL_STOP.with(|slot| {
+            slot.borrow()
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        })
+}
+
 /// Records an interrupt and kills every running external program, so that whatever waits
 /// on one returns at once. Called from the signal-handling thread.
 pub fn request() {
@@ -209,7 +242,16 @@ impl Drop for TempGuard {
 #[derive(Debug)]
 pub struct GroupGuard {
     group: i32,
+    /// The value of [`SPAWN_MARK`] in the program's environment, which its descendants
+    /// inherit.
+    mark: String,
 }
+
+/// An environment variable every program dominofit starts gets, with a value of its
+/// own: a descendant that left the program's process group (`setsid`) still carries it,
+/// so a host process that may not adopt strays (the Python package) finds and kills
+/// exactly what this program started, and nothing of the host's.
+pub const SPAWN_MARK: &str = "DOMINOFIT_SPAWN";
 
 impl GroupGuard {
     /// The process group id (the program's pid).
@@ -225,10 +267,63 @@ impl Drop for GroupGuard {
         if let Some(k) = live.groups.iter().position(|&g| g == self.group) {
             live.groups.swap_remove(k);
         }
-        // Under the lock: a program another thread starts meanwhile is registered
-        // before the scan sees it.
-        reap_strays_locked(&live.groups, &live.inherited);
+        if ADOPT_STRAYS.load(Ordering::SeqCst) {
+            // Under the lock: a program another thread starts meanwhile is registered
+            // before the scan sees it.
+            reap_strays_locked(&live.groups, &live.inherited);
+        } else {
+            kill_marked(&self.mark);
+        }
     }
+}
+
+/// Kills every process whose environment carries `SPAWN_MARK=mark`: what one program
+/// started, wherever it went. Repeats while any is found, for at most a second.
+fn kill_marked(mark: &str) {
+    let wanted = format!("{SPAWN_MARK}={mark}");
+    let until = Instant::now() + Duration::from_secs(1);
+    loop {
+        let marked = processes_with(&wanted);
+        if marked.is_empty() || Instant::now() >= until {
+            return;
+        }
+        for pid in marked {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Every process (readable to us) whose environment holds the variable `entry`
+/// (`NAME=value`) exactly, from `/proc`.
+fn processes_with(entry: &str) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let me = std::process::id() as i32;
+    let mut out = Vec::new();
+    for proc_entry in entries.flatten() {
+        let Some(pid) = proc_entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else {
+            continue;
+        };
+        if environ
+            .split(|&b| b == 0)
+            .any(|var| var == entry.as_bytes())
+        {
+            out.push(pid);
+        }
+    }
+    out
 }
 
 /// Starts `command` in a process group of its own, with SIGKILL as its parent-death
@@ -239,7 +334,13 @@ impl Drop for GroupGuard {
 /// The program cannot be started, or an interrupt came first (`Interrupted`).
 pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
     use std::os::unix::process::CommandExt;
+    static SPAWNED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let parent = std::process::id() as i32;
+    let mark = format!(
+        "{parent}-{}",
+        SPAWNED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    command.env(SPAWN_MARK, &mark);
     let memory = crate::memory::limit();
     command.process_group(0);
     // SAFETY: the closure runs in the child between fork and exec and only makes
@@ -271,7 +372,7 @@ pub fn spawn(command: &mut Command) -> std::io::Result<(Child, GroupGuard)> {
     let child = command.spawn()?;
     let group = child.id() as i32;
     live.groups.push(group);
-    Ok((child, GroupGuard { group }))
+    Ok((child, GroupGuard { group, mark }))
 }
 
 /// Makes dominofit a child subreaper, once, noting the children it already has.

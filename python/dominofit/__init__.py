@@ -10,15 +10,18 @@ instance gives one dict; several (a list, or a workload) give a list.
 Errors are :class:`DominofitError` with the message the command line prints;
 for a list of boards, the first board that fails raises (the command line
 reports it and goes on). Long calls release the GIL, and Ctrl-C
-(``KeyboardInterrupt``) stops them, killing any solver program they started;
-the interrupt is process-wide, so calls running at that moment in other
-threads stop too (``unknown``, never ``unsat``).
+(``KeyboardInterrupt``) stops the call it interrupts, killing any solver
+program it started; calls running in other threads go on. Solvers that
+cannot be stopped in-process (varisat, microlp) run in worker processes of
+this interpreter, and whatever a solver program leaves running is killed
+when it ends, never the host's own children.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any, Iterable, List, Optional, Union
 
 from . import _native
@@ -37,10 +40,32 @@ __all__ = [
 
 __version__ = _native.version()
 
+
+def _register_worker() -> None:
+    """Runs the solvers that cannot be stopped in-process (varisat, microlp) in worker
+    processes of this interpreter, killed at a deadline or on Ctrl-C."""
+    executable = sys.executable
+    if not executable:
+        # An embedding without an interpreter to start: the solvers run in threads.
+        return
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = (
+        "import sys; sys.path.insert(0, {!r}); from dominofit import _native; "
+        "sys.exit(_native.worker(sys.argv[1:]))".format(package_parent)
+    )
+    _native.register_worker([executable, "-c", code])
+
+
+_register_worker()
+
 Instance = Union[dict, str, "os.PathLike[str]", Iterable[dict]]
 
 #: The seed ``dominofit generate`` uses when none is given.
 DEFAULT_SEED = 20260912
+
+_U64_MAX = 2**64 - 1
+#: Most rows or columns a board may have.
+_MAX_SIDE = 4096
 
 
 def _source(value: Any, what: str) -> tuple[str, bool, bool]:
@@ -109,7 +134,7 @@ def solve(
     stops is ``unknown``, never ``unsat``.
     """
     source, is_path, several = _source(instance, "instance")
-    limit = _whole("limit", limit, 0)
+    limit = _whole("limit", limit, 0, _U64_MAX)
     lines = _native.solve(
         source, is_path, backend, limit, timeout, families, encoding, _threads(threads)
     )
@@ -188,9 +213,10 @@ def generate(
     no solution; each proved by a prover other than the native search).
     """
     lines = _native.generate(
-        _whole("rows", rows, 1), _whole("cols", cols, 1), _whole("count", count, 0),
-        _whole("seed", seed, 0, 2**64 - 1), kind, float(timeout),
-        _whole("pool", pool, 1), _whole("node_cap", node_cap, 1),
+        _whole("rows", rows, 1, _MAX_SIDE), _whole("cols", cols, 1, _MAX_SIDE),
+        _whole("count", count, 0, _U64_MAX), _whole("seed", seed, 0, _U64_MAX), kind,
+        float(timeout), _whole("pool", pool, 1, 10_000),
+        _whole("node_cap", node_cap, 1, _U64_MAX),
     )
     return [json.loads(line) for line in lines]
 

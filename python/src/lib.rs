@@ -4,10 +4,17 @@
 //! dicts and gives the functions their Python signatures.
 //!
 //! Every call runs on a thread of its own while the calling thread waits without the
-//! GIL and looks for Ctrl-C between waits: a `KeyboardInterrupt` stops the search
-//! (and kills any solver program it started) instead of waiting for it to end. The
-//! library's interrupt is process-wide: calls running at that moment in other Python
-//! threads stop too, and end `unknown` (never `unsat`) or raise `KeyboardInterrupt`.
+//! GIL and looks for Ctrl-C between waits: a `KeyboardInterrupt` stops the search (and
+//! kills any solver program it started) instead of waiting for it to end. Each call has
+//! a stop flag of its own ([`dominofit::interrupt::with_call_stop`]): Ctrl-C stops the
+//! call it interrupts, and calls running in other Python threads go on.
+//!
+//! In-process solvers that cannot be stopped (varisat, microlp) run in worker processes
+//! of this interpreter (`python -c … worker-solve`), killed at the deadline or on
+//! Ctrl-C, as the command line runs them in processes of itself. Programs the library
+//! starts are marked in their environment, and whatever they leave running when they
+//! end, even outside their process group, is killed by that mark: never the host's
+//! other children.
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -43,15 +50,17 @@ fn fail(message: impl std::fmt::Display) -> PyErr {
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Runs `job` on its own thread; the caller waits without the GIL and checks for signals
-/// between waits. On a signal the library is told to stop (which kills its programs),
-/// the job is waited for, and the signal's exception is raised.
+/// between waits. On a signal the job's stop flag is raised (which ends its search and
+/// kills its programs), the job is waited for, and the signal's exception is raised.
 fn interruptible<T: Send>(py: Python<'_>, job: impl FnOnce() -> T + Send) -> PyResult<T> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     std::thread::scope(|scope| {
         let (done, finished) = mpsc::channel();
         // In a mutex so that a reference to it may cross into `detach`.
         let finished = std::sync::Mutex::new(finished);
+        let flag = stop.clone();
         let worker = scope.spawn(move || {
-            let out = job();
+            let out = dominofit::interrupt::with_call_stop(flag, job);
             let _ = done.send(());
             out
         });
@@ -64,9 +73,8 @@ fn interruptible<T: Send>(py: Python<'_>, job: impl FnOnce() -> T + Send) -> PyR
                 break;
             }
             if let Err(signal) = py.check_signals() {
-                dominofit::interrupt::request();
+                stop.store(true, std::sync::atomic::Ordering::SeqCst);
                 let _ = py.detach(|| worker.join());
-                dominofit::interrupt::clear();
                 return Err(signal);
             }
         }
@@ -266,7 +274,7 @@ fn emit(
     let format: Format = to.parse().map_err(fail)?;
     let encoding = parse_option::<Encoding>(encoding)?.unwrap_or(Encoding::Totalizer);
     let families = parse_option::<Families>(families)?.unwrap_or_default();
-    let stop = dominofit::interrupt::requested;
+    let stop = dominofit::interrupt::stopped_here;
     let written = interruptible(py, || -> Result<Vec<u8>, String> {
         let mut out = Vec::new();
         for instance in &instances {
@@ -397,6 +405,39 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// From now on, in-process solvers that cannot be stopped run as `COMMAND… worker-solve
+/// BACKEND`: the package passes this interpreter and the code that calls [`worker`].
+#[pyfunction]
+fn register_worker(command: Vec<String>) {
+    dominofit::backend::worker::register(command.into_iter().map(Into::into).collect());
+}
+
+/// A worker process's whole life: `worker-solve BACKEND`, the task on standard input,
+/// tilings on standard output. Returns the exit status.
+#[pyfunction]
+fn worker(py: Python<'_>, args: Vec<String>) -> i32 {
+    let [command, backend] = args.as_slice() else {
+        eprintln!("worker: expected `worker-solve BACKEND`");
+        return 2;
+    };
+    if command != "worker-solve" {
+        eprintln!("worker: unknown command `{command}`");
+        return 2;
+    }
+    let solved = py.detach(|| {
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::stdout().lock();
+        dominofit::backend::worker::main(backend, stdin, stdout)
+    });
+    match solved {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("worker: {e}");
+            1
+        }
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The Python process is the host's: its other children are not dominofit's to reap.
@@ -409,5 +450,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(register_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(worker, m)?)?;
     Ok(())
 }

@@ -297,12 +297,34 @@ def test_version_is_the_cli_version():
 @pytest.mark.parametrize(
     "call,message",
     [
-        (lambda b: dominofit.solve(b, limit=-1), "limit must be at least 0, not -1"),
+        (
+            lambda b: dominofit.solve(b, limit=-1),
+            "limit must be between 0 and 18446744073709551615, not -1",
+        ),
+        (
+            lambda b: dominofit.solve(b, limit=2**64),
+            "limit must be between 0 and 18446744073709551615, not 18446744073709551616",
+        ),
         (lambda b: dominofit.solve(b, threads=0), "threads must be between 1 and 256, not 0"),
         (lambda b: dominofit.count(b, threads=300), "threads must be between 1 and 256, not 300"),
-        (lambda b: dominofit.generate(-2, 5), "rows must be at least 1, not -2"),
-        (lambda b: dominofit.generate(5, 5, count=-1), "count must be at least 0, not -1"),
-        (lambda b: dominofit.generate(5, 5, pool=0), "pool must be at least 1, not 0"),
+        (lambda b: dominofit.generate(-2, 5), "rows must be between 1 and 4096, not -2"),
+        (
+            lambda b: dominofit.generate(2**70, 5),
+            "rows must be between 1 and 4096, not 1180591620717411303424",
+        ),
+        (
+            lambda b: dominofit.generate(5, 5, count=-1),
+            "count must be between 0 and 18446744073709551615, not -1",
+        ),
+        (
+            lambda b: dominofit.generate(5, 5, count=2**70),
+            "count must be between 0 and 18446744073709551615, not 1180591620717411303424",
+        ),
+        (
+            lambda b: dominofit.generate(5, 5, node_cap=2**70),
+            "node_cap must be between 1 and 18446744073709551615, not 1180591620717411303424",
+        ),
+        (lambda b: dominofit.generate(5, 5, pool=0), "pool must be between 1 and 10000, not 0"),
         (lambda b: dominofit.emit(b, to="xml"), "unknown format `xml`"),
         (lambda b: dominofit.solve(b, families="bogus"), "unknown constraint families `bogus`"),
     ],
@@ -319,3 +341,151 @@ def test_a_wrong_type_is_a_type_error():
         dominofit.solve(42)
     with pytest.raises(TypeError):
         dominofit.solve({"rows": 1}, limit="2")
+
+
+def require(program):
+    import shutil
+
+    if not shutil.which(program):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{program} is not installed; run scripts/install-solvers.sh")
+        pytest.skip(f"{program} is not installed")
+
+
+def processes_naming(directory):
+    """Processes (not this one) whose environment names `directory` as TMPDIR."""
+    needle = f"TMPDIR={directory}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                if any(v.startswith(needle) for v in environ.read().split(b"\0")):
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def cpu_seconds():
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@pytest.mark.parametrize("backend", ["varisat", "microlp"])
+def test_an_unstoppable_solver_is_stopped_at_the_deadline(backend):
+    """varisat and microlp run in worker processes killed at the deadline: no thread
+    of theirs goes on using a core after the call, and no worker is left."""
+    boards = [json.loads(line) for line in (MODELS / "huge.jsonl").read_text().splitlines()[:3]]
+    threads = threading.active_count()
+    for board in boards:
+        assert dominofit.solve(board, backend=backend, timeout=0.3)["status"] == "unknown"
+    assert threading.active_count() == threads
+    before = cpu_seconds()
+    time.sleep(1)
+    assert cpu_seconds() - before < 0.2, "a solver thread is still busy"
+    workers = subprocess.run(["pgrep", "-f", "-P", str(os.getpid()), "worker-solve"],
+                             capture_output=True, text=True).stdout
+    assert workers == ""
+
+
+def stray_solver(tmp_path, sleep):
+    """A descriptor directory with `stray-cadical`: CaDiCaL behind a shell that first
+    starts a `setsid` child holding the solver's standard output."""
+    script = tmp_path / "stray.sh"
+    script.write_text(f"#!/bin/sh\nsetsid sleep {sleep} &\nexec cadical \"$@\"\n")
+    script.chmod(0o755)
+    descriptors = tmp_path / "backends"
+    descriptors.mkdir()
+    (descriptors / "stray-cadical.toml").write_text(
+        'name = "stray-cadical"\nreads = "dimacs"\n'
+        f'command = ["{script}", "{{input}}"]\nanswer = "competition"\n'
+    )
+    return descriptors
+
+
+def test_a_solvers_stray_is_killed_and_its_answer_read(tmp_path):
+    """A child the solver started outside its process group, holding its standard
+    output, neither costs the answer nor outlives the call; the caller's own session
+    leaders are left alone."""
+    require("cadical")
+    sleep = f"41.{os.getpid()}"
+    script = f"""
+import os, pathlib, subprocess, dominofit
+mine = subprocess.Popen(["sleep", "30"], start_new_session=True)
+answer = dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}),
+                         backend="stray-cadical", limit=2)
+print(answer["status"], "mine alive" if mine.poll() is None else "mine killed")
+mine.kill()
+"""
+    env = dict(os.environ, DOMINOFIT_BACKENDS=str(stray_solver(tmp_path, sleep)))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["unique", "mine", "alive"], done.stdout + done.stderr
+    assert time.monotonic() - started < 30, "waited for the stray"
+    left = subprocess.run(["pgrep", "-f", f"sleep {sleep}$"], capture_output=True, text=True)
+    assert left.stdout == "", "the stray outlived the call"
+
+
+def test_ctrl_c_stops_its_own_call_and_other_threads_go_on():
+    """Ctrl-C raises KeyboardInterrupt in the call it interrupts; a call running in
+    another thread meanwhile answers as it would have."""
+    script = f"""
+import json, os, pathlib, signal, threading, dominofit
+huge = json.loads(open({str(MODELS / "huge.jsonl")!r}).read().splitlines()[-1])
+other = {{}}
+def background():
+    other["answer"] = dominofit.count(huge, timeout=1.5)
+thread = threading.Thread(target=background)
+thread.start()
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    dominofit.solve(huge, limit=0, timeout=30)
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+thread.join()
+print(other["answer"]["complete"], other["answer"]["stats"].get("stopped"))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "interrupted", done.stdout
+    # The background call ran to its own time limit: it was not stopped by Ctrl-C.
+    assert lines[1] == "False timeout", done.stdout
+
+
+def test_twenty_interrupted_calls_leave_nothing(tmp_path):
+    """Ctrl-C during calls to an external solver and to the varisat worker, twenty
+    times: afterwards no process the calls started runs, and their temporary
+    directory is empty."""
+    require("cadical")
+    script = f"""
+import json, os, signal, threading, dominofit
+huge = json.loads(open({str(MODELS / "huge.jsonl")!r}).read().splitlines()[-1])
+interrupted = 0
+for k in range(20):
+    threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        dominofit.solve(huge, backend=("cadical" if k % 2 else "varisat"), limit=0, timeout=30)
+    except KeyboardInterrupt:
+        interrupted += 1
+print(interrupted)
+"""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, TMPDIR=str(scratch)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["20"], done.stdout
+    deadline = time.monotonic() + 5
+    while processes_naming(scratch) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_naming(scratch) == []
+    assert list(scratch.iterdir()) == []

@@ -79,13 +79,15 @@ impl std::fmt::Debug for Budget<'_> {
 }
 
 impl Budget<'_> {
-    /// A budget whose deadline is `timeout` from now, with no stop flag; a timeout too long
-    /// to represent means no deadline.
+    /// A budget whose deadline is `timeout` from now, stopped also by the stop flag of
+    /// the call running on this thread, if its host set one
+    /// ([`crate::interrupt::with_call_stop`]); a timeout too long to represent means no
+    /// deadline.
     pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
         Budget {
             // A deadline too far to represent is no deadline.
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
-            stop: None,
+            stop: crate::interrupt::call_stop(),
             on_check: None,
         }
     }

@@ -1300,7 +1300,8 @@ fn runs_csv_carries_the_cpu_time_of_the_programs_run() {
             .end
             .clone()
     };
-    assert_eq!(end("busy"), "timeout");
+    // It gave up by itself (UNKNOWN) before any time limit: capped, not timeout.
+    assert_eq!(end("busy"), "capped");
     assert_eq!(end("native"), "done");
     assert_eq!(end("verdict-then-crash"), "crash");
 }

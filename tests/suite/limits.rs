@@ -40,7 +40,8 @@ fn an_allocating_program_shows_its_peak_memory() {
     let descriptors = fake_descriptors(&["hog"]);
     let rows = race_rows("hog,native", descriptors.path(), &[]);
     let hog = row(&rows, "hog");
-    assert_eq!(hog.end, "timeout", "{hog:?}");
+    // It gave up by itself (UNKNOWN), long before any time limit: capped.
+    assert_eq!(hog.end, "capped", "{hog:?}");
     let peak = hog.peak_mib.unwrap();
     assert!(
         peak >= 195.0,

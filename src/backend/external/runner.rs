@@ -135,6 +135,41 @@ fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
     out
 }
 
+/// What a pipe's reader has kept so far, shared with the thread reading it.
+struct Captured {
+    kept: Arc<std::sync::Mutex<Vec<u8>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Captured {
+    /// What was read, once the pipe reached its end, or once the program is gone and the
+    /// pipe has been quiet for a moment: a stray descendant that escaped every kill may
+    /// hold the pipe open without writing, and what the program itself wrote is in
+    /// already (at most a pipe's buffer was left to read when it ended).
+    fn take(self) -> String {
+        const QUIET: Duration = Duration::from_millis(100);
+        let started = Instant::now();
+        let mut seen = usize::MAX;
+        let mut quiet_since = Instant::now();
+        loop {
+            match self.done.recv_timeout(Duration::from_millis(10)) {
+                Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            let len = self.kept.lock().map_or(0, |k| k.len());
+            if len != seen {
+                seen = len;
+                quiet_since = Instant::now();
+            }
+            if quiet_since.elapsed() >= QUIET || started.elapsed() >= READER_GRACE {
+                break;
+            }
+        }
+        let kept = self.kept.lock().map(|k| k.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&kept).into_owned()
+    }
+}
+
 /// Reads a pipe to its end on its own thread (so that a chatty program never blocks on
 /// a full pipe), keeping at most `limit` bytes: all of them for standard output, which
 /// holds the answer (`flood` is raised past the limit), or the last ones for standard
@@ -144,10 +179,11 @@ fn reader(
     limit: usize,
     keep_tail: bool,
     flood: Arc<AtomicBool>,
-) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
+) -> Captured {
+    let (tx, done) = mpsc::channel();
+    let kept = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let shared = kept.clone();
     std::thread::spawn(move || {
-        let mut kept: Vec<u8> = Vec::new();
         if let Some(mut pipe) = pipe {
             let mut buffer = [0u8; 64 * 1024];
             loop {
@@ -155,20 +191,22 @@ fn reader(
                     Ok(0) | Err(_) => break,
                     Ok(n) => n,
                 };
+                let Ok(mut kept) = shared.lock() else { break };
                 if !keep_tail && kept.len() + n > limit {
                     flood.store(true, Ordering::SeqCst);
-                    kept = Vec::new();
+                    kept.clear();
                     break;
                 }
                 kept.extend_from_slice(&buffer[..n]);
                 if keep_tail && kept.len() > limit {
-                    kept.drain(..kept.len() - limit);
+                    let excess = kept.len() - limit;
+                    kept.drain(..excess);
                 }
             }
         }
-        let _ = tx.send(String::from_utf8_lossy(&kept).into_owned());
+        let _ = tx.send(());
     });
-    rx
+    Captured { kept, done }
 }
 
 /// Runs the program on `input`; kills its whole process group at the deadline, on an
@@ -296,8 +334,8 @@ pub fn run(
     if flood.load(Ordering::SeqCst) {
         return Err(RunError::Flood { limit: max_stdout });
     }
-    let stdout = stdout_rx.recv_timeout(READER_GRACE).unwrap_or_default();
-    let stderr = stderr_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+    let stdout = stdout_rx.take();
+    let stderr = stderr_rx.take();
     if flood.load(Ordering::SeqCst) {
         return Err(RunError::Flood { limit: max_stdout });
     }
@@ -351,9 +389,9 @@ pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
         return Err(ProbeError::Silent);
     }
     drop(group);
-    let mut text = stdout_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+    let mut text = stdout_rx.take();
     if text.trim().is_empty() {
-        text = stderr_rx.recv_timeout(READER_GRACE).unwrap_or_default();
+        text = stderr_rx.take();
     }
     let line = text
         .lines()
