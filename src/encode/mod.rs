@@ -65,6 +65,16 @@ pub struct Cnf {
 }
 
 impl Cnf {
+    /// An empty formula with room for `clauses` clauses of `lits` literals in all: a
+    /// formula of gigabytes that grows by doubling copies itself at each step, and a
+    /// copy of a gigabyte cannot be stopped at a deadline.
+    pub fn with_capacity(clauses: usize, lits: usize) -> Cnf {
+        Cnf {
+            lits: Vec::with_capacity(lits),
+            ends: Vec::with_capacity(clauses),
+        }
+    }
+
     /// Clauses in the formula.
     pub fn len(&self) -> usize {
         self.ends.len()

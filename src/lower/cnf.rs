@@ -101,7 +101,13 @@ pub fn lower_within(
             encoding: (!model.quotas.is_empty()).then_some(encoding),
         });
     }
-    build(model, encoding, stop)
+    // Room for the whole formula at once: growing a vector of gigabytes copies it, and a
+    // copy cannot be stopped at a deadline (the estimate is exact or an upper bound).
+    let room = Cnf::with_capacity(
+        usize::try_from(size.clauses).unwrap_or(0),
+        usize::try_from(size.lits).unwrap_or(0),
+    );
+    build(model, encoding, room, stop)
 }
 
 /// [`estimate`], and the bytes of memory the formula would need by
@@ -160,17 +166,17 @@ impl encode::ClauseSink for Counting<'_> {
 /// # Errors
 /// An encoding refuses a constraint (for example pairwise on a large group).
 pub fn lower(model: &Model, encoding: Encoding) -> Result<LoweredCnf, LowerError> {
-    build(model, encoding, &|| false)
+    build(model, encoding, Cnf::default(), &|| false)
 }
 
 fn build(
     model: &Model,
     encoding: Encoding,
+    mut cnf: Cnf,
     stop: &dyn Fn() -> bool,
 ) -> Result<LoweredCnf, LowerError> {
     let placements = model.placements.len() as u32;
     let mut pool = VarPool::starting_after(placements);
-    let mut cnf = Cnf::default();
     let mut parts: Vec<PartSize> = Vec::new();
     let lit = |id: u32| id as Lit + 1;
 

@@ -1,0 +1,135 @@
+//! `--timeout T` holds at every size: every backend (built-in, and every installed
+//! external solver) on open 512×512 and 1024×1024 boards with `--timeout 1`, under a
+//! memory cap (16 GiB of address space, `--memory 8192`), ends within T + 10% + 0.5 s,
+//! `unknown`, or refuses the board with one clear error.
+//!
+//! A test binary of its own: it measures wall time, so it must not share the machine
+//! with the rest of the suite (cargo runs test binaries one after the other).
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin;
+
+/// The time limit given, and what the answer may take beyond it.
+const LIMIT: Duration = Duration::from_secs(1);
+
+fn allowed() -> Duration {
+    LIMIT + LIMIT / 10 + Duration::from_millis(500)
+}
+
+/// Every backend to try: the built-in ones of this build, the SAT encodings of varisat,
+/// and the shipped external programs that are installed (all of them in CI).
+fn backends() -> Vec<String> {
+    let listed = Command::new(cargo_bin("dominofit"))
+        .args(["backends", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let mut names = Vec::new();
+    for line in String::from_utf8_lossy(&listed.stdout).lines() {
+        let backend: serde_json::Value = serde_json::from_str(line).unwrap();
+        let name = backend["name"].as_str().unwrap().to_string();
+        let installed = backend["status"] == "available" || backend["status"] == "found";
+        if !installed {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "{name} is not installed; run scripts/install-solvers.sh"
+            );
+            continue;
+        }
+        names.push(name);
+    }
+    for encoding in ["pairwise", "sequential", "sorting-network"] {
+        names.push(format!("varisat:{encoding}"));
+    }
+    // A portfolio with an external member, and external SAT solvers on the encoding
+    // whose formula fits at 512×512 (hundreds of megabytes to write before they start).
+    if names.iter().any(|n| n == "kissat") {
+        names.push("portfolio:native+kissat".to_string());
+        names.push("kissat:sorting-network".to_string());
+    }
+    if names.iter().any(|n| n == "cadical") {
+        names.push("cadical:sorting-network".to_string());
+    }
+    names
+}
+
+/// Runs one backend on `board` under the time limit and a 16 GiB address-space cap
+/// (and `--memory 8192` for what it plans and starts): the wall time, exit status and
+/// what it printed.
+fn run(backend: &str, board: &Path) -> (Duration, Option<i32>, String, String) {
+    let mut command = Command::new(cargo_bin("dominofit"));
+    command
+        .arg("solve")
+        .arg(board)
+        .args(["--backend", backend, "--format", "json", "--memory", "8192"])
+        .arg("--timeout")
+        .arg(LIMIT.as_secs_f64().to_string());
+    // SAFETY: the closure runs between fork and exec and makes one system call.
+    unsafe {
+        command.pre_exec(|| {
+            use nix::sys::resource::{Resource, setrlimit};
+            setrlimit(Resource::RLIMIT_AS, 16 << 30, 16 << 30)?;
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    let out = command.output().unwrap();
+    let took = started.elapsed();
+    (
+        took,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_backend_keeps_the_time_limit_up_to_1024_by_1024() {
+    let dir = tempfile::tempdir().unwrap();
+    let backends = backends();
+    let mut late = Vec::new();
+    for side in [512, 1024] {
+        let (open, _) = dominofit::puzzle::generate::planted_open(side, side, 5, 0).unwrap();
+        let board = dir.path().join(format!("open-{side}.json"));
+        std::fs::write(&board, open.to_json()).unwrap();
+        for backend in &backends {
+            let (took, code, stdout, stderr) = run(backend, &board);
+            let what = format!("{backend} on {side}x{side}: {took:?}, exit {code:?}");
+            match code {
+                // Undecided at the limit: unknown, never a guess.
+                Some(3) => {
+                    let answer: serde_json::Value = serde_json::from_str(stdout.trim())
+                        .unwrap_or_else(|e| panic!("{what}: {e}: {stdout}"));
+                    assert_eq!(answer["status"], "unknown", "{what}: {stdout}");
+                }
+                // Solved within the limit: the answer is a tiling, checked by the CLI.
+                Some(0) => {
+                    let answer: serde_json::Value = serde_json::from_str(stdout.trim())
+                        .unwrap_or_else(|e| panic!("{what}: {e}: {stdout}"));
+                    assert_eq!(answer["status"], "sat", "{what}: {stdout}");
+                }
+                // Refused: one line saying why, no answer.
+                Some(1) => {
+                    assert!(stdout.is_empty(), "{what}: {stdout}");
+                    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+                    assert!(stderr.contains("cannot take this"), "{what}: {stderr}");
+                }
+                _ => panic!("{what}: {stderr}"),
+            }
+            eprintln!("{what}");
+            if took > allowed() {
+                late.push(what);
+            }
+        }
+    }
+    assert!(
+        late.is_empty(),
+        "past {:?} (the limit + 10% + 0.5 s):\n{}",
+        allowed(),
+        late.join("\n")
+    );
+}
