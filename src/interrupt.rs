@@ -112,6 +112,13 @@ pub fn leave_strays_alone() {
     ADOPT_STRAYS.store(false, Ordering::SeqCst);
 }
 
+/// Whether dominofit runs inside a host process (the Python package), which goes on after
+/// an interrupt: work that cannot be stopped in-process must then run where it can be
+/// killed, since no exit will end it.
+pub fn embedded() -> bool {
+    !ADOPT_STRAYS.load(Ordering::SeqCst)
+}
+
 /// Forgets an interrupt once the call it stopped has returned, for a process that goes on
 /// after it (the Python package: a `KeyboardInterrupt` ends one call, not the session).
 pub fn clear() {

@@ -1200,14 +1200,7 @@ fn an_encoding_suffix_needs_a_backend_that_takes_one() {
 
 /// Three boards `backend` cannot solve in 0.3 s: each run's worker process must be gone
 /// before the next run starts, and no thread of the race may be running varisat.
-fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str) {
-    let boards: String =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/huge.jsonl"))
-            .unwrap()
-            .lines()
-            .take(3)
-            .map(|l| format!("{l}\n"))
-            .collect();
+fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str, boards: String) {
     let dir = tempfile::tempdir().unwrap();
     let workload = dir.path().join("hard.jsonl");
     std::fs::write(&workload, boards).unwrap();
@@ -1252,14 +1245,28 @@ fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str) {
 
 #[test]
 fn varisat_runs_in_a_worker_process_killed_at_each_deadline() {
-    runs_in_a_worker_process_killed_at_each_deadline("varisat");
+    let boards: String =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/huge.jsonl"))
+            .unwrap()
+            .lines()
+            .take(3)
+            .map(|l| format!("{l}\n"))
+            .collect();
+    runs_in_a_worker_process_killed_at_each_deadline("varisat", boards);
 }
 
 /// microlp looks at its time limit only between phases: on a 1024×1024 board it
-/// answered a limit of 1 s after 4–9 s in-process.
+/// answered a limit of 1 s after 4–9 s in-process. Large models under a time limit run
+/// in a worker (open 256×256 boards, 130,560 placements).
 #[test]
 fn microlp_runs_in_a_worker_process_killed_at_each_deadline() {
-    runs_in_a_worker_process_killed_at_each_deadline("microlp");
+    let boards: String = (0..3)
+        .map(|k| {
+            let (board, _) = dominofit::puzzle::generate::planted_open(256, 256, 8, k).unwrap();
+            format!("{}\n", board.to_json())
+        })
+        .collect();
+    runs_in_a_worker_process_killed_at_each_deadline("microlp", boards);
 }
 
 #[test]
