@@ -28,7 +28,9 @@ pub enum LowerError {
         needed = crate::memory::human(*needed),
         budget = crate::memory::human(*budget),
         hint = match encoding {
-            Some(Encoding::Sequential) | None => "try an ILP backend or the native search",
+            // The raw rules have no encoding to change: only memory helps.
+            None => "give it more with --memory, on a machine that has it",
+            Some(Encoding::Sequential) => "try an ILP backend or the native search",
             Some(_) => "try the sequential encoding, an ILP backend, or the native search",
         }
     )]

@@ -300,6 +300,31 @@ fn an_oversized_lowering_is_refused_with_an_estimate_before_it_is_built() {
         );
         assert!(out.stdout.is_empty());
     }
+    // Saturated estimates in words, and a hint that names another encoding only when
+    // another one is in use.
+    let said = |backend: &str| {
+        let out = dominofit()
+            .args(["solve", "--backend", backend])
+            .arg(&board)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        text(&out.stderr)
+    };
+    let pairwise = said("varisat:pairwise");
+    assert!(
+        pairwise.contains("more than 10^18 clauses") && !pairwise.contains("18446744073709551615"),
+        "{pairwise}"
+    );
+    assert!(
+        pairwise.contains("try the sequential encoding"),
+        "{pairwise}"
+    );
+    let sequential = said("varisat:sequential");
+    assert!(
+        !sequential.contains("sequential encoding") && sequential.contains("try an ILP backend"),
+        "{sequential}"
+    );
 }
 
 #[test]
