@@ -85,8 +85,11 @@ impl Backend for Ilp {
         let large = model.placements.len() > IN_PROCESS_MAX_PLACEMENTS;
         let killable = crate::interrupt::embedded() || (budget.deadline.is_some() && large);
         if let Some(command) = super::worker::command().filter(|_| killable) {
+            // What `equalities` gives the solver, counted without building it.
+            let rows = model.covers.len() + model.quotas.len() + model.clue_sums.len();
             let counters = Counters {
                 vars: Some(model.placements.len() as u64),
+                constraints: Some(rows as u64),
                 ..Counters::default()
             };
             let job = super::worker::Job {

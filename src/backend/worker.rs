@@ -14,7 +14,7 @@
 //!   compiles the instance itself, which gives the parent's model placement for
 //!   placement (compilation is deterministic);
 //! * child: `{"found": [ids]}` for a tiling, then it waits for a line: `more` to go on,
-//!   anything else (or a closed pipe) to stop;
+//!   anything else (`stop`, or a closed pipe) to stop, and then it sends its last line;
 //! * child, last: `{"end": ENDING, "counters": {...}}`, or
 //!   `{"error": {"kind": "unsupported" | "too-large" | "failed", "message": "..."}}`.
 //!
@@ -43,6 +43,9 @@ static INSIDE: AtomicBool = AtomicBool::new(false);
 
 /// How often the parent looks at the deadline, a stop and an interrupt while it waits.
 const POLL: Duration = Duration::from_millis(20);
+
+/// How long a worker told to stop has to send its counters before it is killed.
+const STOP_GRACE: Duration = Duration::from_millis(200);
 
 /// From now on, in-process solvers that cannot be stopped run as `COMMAND… worker-solve
 /// BACKEND` (and proofs as `COMMAND… worker-prove …`): the `dominofit` binary passes
@@ -255,10 +258,19 @@ pub(super) fn solve(
         Some(Ok(())) => None,
         _ => Some(Err(failed("the worker process stopped listening".into()))),
     };
+    // Set once the sink took its last tiling: the worker is told to stop, and its last
+    // line (its counters) is waited for only briefly, since the answer is already known.
+    let mut stopping: Option<Instant> = None;
     while ended.is_none() {
-        if budget.expired() {
+        let stopped_long_ago = stopping.is_some_and(|at| at.elapsed() >= STOP_GRACE);
+        if budget.expired() || stopped_long_ago {
+            let ending = if stopping.is_some() {
+                Ending::Stopped
+            } else {
+                Ending::Timeout
+            };
             ended = Some(Ok(Outcome {
-                ending: Ending::Timeout,
+                ending,
                 counters: counters.clone(),
             }));
             break;
@@ -285,25 +297,40 @@ pub(super) fn solve(
             }
         };
         ended = match said {
+            Said::Found(_) if stopping.is_some() => Some(Err(failed(
+                "the worker process went on after it was stopped".into(),
+            ))),
             Said::Found(ids) => {
-                if sink(&ids) == Control::Stop {
-                    Some(Ok(Outcome {
+                let wanted = sink(&ids);
+                if wanted == Control::Stop {
+                    stopping = Some(Instant::now());
+                }
+                let reply: &[u8] = match wanted {
+                    Control::Continue => b"more\n",
+                    Control::Stop => b"stop\n",
+                };
+                let asked = replies
+                    .as_mut()
+                    .map(|r| r.write_all(reply).and_then(|()| r.flush()));
+                match (asked, wanted) {
+                    (Some(Ok(())), _) => None,
+                    (_, Control::Stop) => Some(Ok(Outcome {
                         ending: Ending::Stopped,
                         counters: counters.clone(),
-                    }))
-                } else {
-                    let asked = replies
-                        .as_mut()
-                        .map(|r| r.write_all(b"more\n").and_then(|()| r.flush()));
-                    (!matches!(asked, Some(Ok(()))))
-                        .then(|| Err(failed("the worker process stopped listening".into())))
+                    })),
+                    _ => Some(Err(failed("the worker process stopped listening".into()))),
                 }
             }
             Said::End {
                 end,
                 counters: told,
             } => Some(Ok(Outcome {
-                ending: end,
+                // After a stop the worker's search ended because the sink said so.
+                ending: if stopping.is_some() {
+                    Ending::Stopped
+                } else {
+                    end
+                },
                 counters: merged(counters.clone(), *told),
             })),
             Said::Error { kind, message } => Some(Err(match kind {
