@@ -15,6 +15,7 @@
 //! | `proof.drat` | its DRAT refutation (`unique`, `unsat`) |
 
 pub mod check;
+pub mod pb;
 pub mod prove;
 pub mod rules;
 

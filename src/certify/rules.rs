@@ -59,10 +59,12 @@ pub fn rules_cnf(instance: &Instance, blocked: Option<&Solution>) -> Result<Stri
     Ok(out)
 }
 
-/// `¬x₁ ∨ … ∨ ¬xₖ` over the tiling's placement variables, in increasing order: with the
-/// exact cover, the tiling is the only assignment it rules out.
-fn blocking_clause(model: &Model, tiling: &Solution) -> Result<Vec<i32>, RulesError> {
-    let mut lits = Vec::new();
+/// The placements of a tiling, in increasing order.
+///
+/// # Errors
+/// A piece of the tiling is no placement of the board.
+pub(crate) fn tiling_placements(model: &Model, tiling: &Solution) -> Result<Vec<u32>, RulesError> {
+    let mut ids = Vec::new();
     for piece in tiling.pieces() {
         let id = model
             .placements
@@ -71,8 +73,17 @@ fn blocking_clause(model: &Model, tiling: &Solution) -> Result<Vec<i32>, RulesEr
                 row: piece.row + 1,
                 col: piece.col + 1,
             })?;
-        lits.push(-(id as i32 + 1));
+        ids.push(id as u32);
     }
-    lits.sort_unstable_by_key(|l| -l);
-    Ok(lits)
+    ids.sort_unstable();
+    Ok(ids)
+}
+
+/// `¬x₁ ∨ … ∨ ¬xₖ` over the tiling's placement variables, in increasing order: with the
+/// exact cover, the tiling is the only assignment it rules out.
+fn blocking_clause(model: &Model, tiling: &Solution) -> Result<Vec<i32>, RulesError> {
+    Ok(tiling_placements(model, tiling)?
+        .into_iter()
+        .map(|id| -(id as i32 + 1))
+        .collect())
 }

@@ -77,6 +77,14 @@ const SCALES: [f64; 11] = [
     1.0, 2.0, 3.0, 4.0, 6.0, 12.0, 60.0, 840.0, 1024.0, 65536.0, 1048576.0,
 ];
 
+/// Integer multipliers that [`certifies`] accepted, for a proof: one per cell (covered
+/// cells' are 0) and one per quota group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Certificate {
+    pub pi: Vec<i64>,
+    pub mu: Vec<i64>,
+}
+
 /// What the LP said of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Verdict {
@@ -121,9 +129,15 @@ impl Root {
 
 /// Tries to refute the node, in this thread, taking as long as the LP takes (the
 /// tests' every-stall mode).
+#[cfg(test)]
 pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
+    refute_with_certificate(lay, node).0
+}
+
+/// [`refute`], with the certificate of a refutation.
+pub(super) fn refute_with_certificate(lay: &Layout, node: &Node) -> (Verdict, Option<Certificate>) {
     let Some(lp) = MultiplierLp::new(lay, node) else {
-        return Verdict::Settled;
+        return (Verdict::Settled, None);
     };
     verdict(lay, node, lp.solve(|| !crate::interrupt::requested()))
 }
@@ -181,8 +195,9 @@ impl Drop for Pending {
 }
 
 impl Pending {
-    /// The verdict once the LP has answered; `None` while it runs.
-    pub(super) fn poll(&self, lay: &Layout) -> Option<Verdict> {
+    /// The verdict once the LP has answered, with the certificate of a refutation;
+    /// `None` while it runs.
+    pub(super) fn poll(&self, lay: &Layout) -> Option<(Verdict, Option<Certificate>)> {
         let answer = match self.answer.try_recv() {
             Ok(answer) => answer,
             Err(std::sync::mpsc::TryRecvError::Empty) => return None,
@@ -190,13 +205,18 @@ impl Pending {
         };
         Some(verdict(lay, &self.root.node(), answer))
     }
+
+    /// Which cells were covered at the root the LP refutes.
+    pub(super) fn root_covered(&self) -> &[bool] {
+        &self.root.covered
+    }
 }
 
 /// The verdict on an LP answer: a refutation only when the rounded multipliers pass the
-/// exact check.
-fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
+/// exact check, and then with them.
+fn verdict(lay: &Layout, node: &Node, answer: Answer) -> (Verdict, Option<Certificate>) {
     let Some((finished, values)) = answer else {
-        return Verdict::Unfinished;
+        return (Verdict::Unfinished, None);
     };
     let unproved = if finished {
         Verdict::Settled
@@ -204,29 +224,28 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> Verdict {
         Verdict::Unfinished
     };
     let Some((pi_values, mu_values)) = values else {
-        return unproved;
+        return (unproved, None);
     };
     let largest = pi_values
         .iter()
         .chain(&mu_values)
         .fold(0.0f64, |m, v| m.max(v.abs()));
     if !(largest.is_finite() && largest > 0.0) {
-        return unproved;
+        return (unproved, None);
     }
-    let certified = SCALES.iter().any(|&scale| {
-        let round = |values: &[f64]| -> Vec<i64> {
-            values
-                .iter()
-                .map(|&v| (v / largest * scale).round() as i64)
-                .collect()
-        };
-        certifies(lay, node, &round(&pi_values), &round(&mu_values))
-    });
-    if certified {
-        Verdict::Refuted
-    } else {
-        unproved
+    let round = |values: &[f64], scale: f64| -> Vec<i64> {
+        values
+            .iter()
+            .map(|&v| (v / largest * scale).round() as i64)
+            .collect()
+    };
+    for &scale in &SCALES {
+        let (pi, mu) = (round(&pi_values, scale), round(&mu_values, scale));
+        if certifies(lay, node, &pi, &mu) {
+            return (Verdict::Refuted, Some(Certificate { pi, mu }));
+        }
     }
+    (unproved, None)
 }
 
 /// Waits until no LP thread is running: an abandoned one runs to the end of its

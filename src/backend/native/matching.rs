@@ -132,6 +132,87 @@ impl Matching {
         Filtered::Delete(doomed)
     }
 
+    /// After [`Matching::filter`] found no perfect matching: a set of cells of one colour,
+    /// reached from a cell the maximum matching leaves free along alternating paths, and
+    /// their neighbours along live candidates, which are fewer (each is matched to a
+    /// cell of the set, and the free one is not matched at all). Hall's argument, for a
+    /// proof: `(set, neighbours)`.
+    pub fn hall_violator(
+        &self,
+        lay: &Layout,
+        active: &[bool],
+        covered: &[bool],
+    ) -> (Vec<u32>, Vec<u32>) {
+        let cells = lay.cells as u32;
+        let Some(free) =
+            (0..cells).find(|&c| !covered[c as usize] && self.mate[c as usize] == NONE)
+        else {
+            return (Vec::new(), Vec::new());
+        };
+        self.alternating_reach(lay, active, free)
+    }
+
+    /// After [`Matching::filter`] deleted `doomed`: for each, a tight set that rules it
+    /// out, `(set, neighbours)` with as many neighbours as cells. For a doomed candidate
+    /// on even cell `x` and odd cell `y`, the even cells reached from `y`'s partner along
+    /// alternating paths are matched exactly onto their neighbours, `y` among them and
+    /// `x` not: a tiling covering them all uses every neighbour, so no piece joins a
+    /// neighbour to a cell outside the set. Candidates whose partner lies in one
+    /// strongly connected component share the set.
+    pub fn tight_sets(
+        &self,
+        lay: &Layout,
+        active: &[bool],
+        covered: &[bool],
+        doomed: &[u32],
+    ) -> Vec<(Vec<u32>, Vec<u32>)> {
+        let _ = covered;
+        let mut done_components: Vec<u32> = Vec::new();
+        let mut sets = Vec::new();
+        for &p in doomed {
+            let [a, b] = lay.place_cells[p as usize];
+            let y = if lay.colour(a) == 0 { b } else { a };
+            let w = self.partner(lay, y);
+            if w == NONE || done_components.contains(&self.comp[w as usize]) {
+                continue;
+            }
+            done_components.push(self.comp[w as usize]);
+            sets.push(self.alternating_reach(lay, active, w));
+        }
+        sets
+    }
+
+    /// The cells of `start`'s colour reached from it by alternating paths (out along a
+    /// live candidate, back along the neighbour's matched one), and all their neighbours
+    /// along live candidates.
+    fn alternating_reach(&self, lay: &Layout, active: &[bool], start: u32) -> (Vec<u32>, Vec<u32>) {
+        let mut seen = vec![false; lay.cells];
+        let mut set = vec![start];
+        let mut neighbours = Vec::new();
+        seen[start as usize] = true;
+        let mut head = 0;
+        while head < set.len() {
+            let x = set[head];
+            head += 1;
+            for &p in lay.places_at(x) {
+                if !active[p as usize] {
+                    continue;
+                }
+                let y = Self::other(lay, p, x);
+                if !seen[y as usize] {
+                    seen[y as usize] = true;
+                    neighbours.push(y);
+                }
+                let w = self.partner(lay, y);
+                if w != NONE && !seen[w as usize] {
+                    seen[w as usize] = true;
+                    set.push(w);
+                }
+            }
+        }
+        (set, neighbours)
+    }
+
     /// Hopcroft–Karp phases from the free even cells; false when the maximum matching
     /// leaves a cell free, `None` when `stop` said so first.
     fn augment(

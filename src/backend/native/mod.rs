@@ -10,6 +10,7 @@ mod farkas;
 mod flow;
 mod layout;
 mod matching;
+pub mod proof;
 mod search;
 pub mod small;
 
@@ -19,6 +20,23 @@ use crate::puzzle::Instance;
 
 pub use farkas::{lp_running, wait_for_abandoned_lp};
 pub use search::SearchOptions;
+
+/// The general search on `model` to exhaustion (or until `sink` stops it), telling
+/// `proof` its reasoning; `options` are made ones the logger can justify
+/// ([`SearchOptions::for_proof`]). A tiling it reaches goes to `sink` and is a dead end
+/// of the proof.
+pub fn search_with_proof(
+    model: &Model,
+    options: SearchOptions,
+    budget: &crate::backend::Budget,
+    proof: &mut dyn proof::Justify,
+    sink: &mut Sink,
+) -> crate::backend::Outcome {
+    let layout = layout::Layout::new(model, false);
+    search::Search::new(&layout, options.for_proof())
+        .with_proof(proof)
+        .run(0, budget, sink)
+}
 
 /// The native search backend.
 #[derive(Debug, Clone, Default)]

@@ -23,6 +23,15 @@ pub(super) struct Frame {
     cell: u32,
 }
 
+/// The decisions on the path to the current node: the child each open frame is
+/// exploring, root first.
+fn decisions(frames: &[Frame]) -> Vec<u32> {
+    frames
+        .iter()
+        .map(|f| f.cands[usize::from(f.next.saturating_sub(1))])
+        .collect()
+}
+
 /// How often (in nodes) the deadline is read; a clock read costs about 20 ns.
 pub(super) const DEADLINE_EVERY: u64 = 64;
 
@@ -46,6 +55,9 @@ impl<'a> Search<'a> {
             self.queue.push((g as u32) << 1 | 1);
         }
         let mut root_alive = self.settle();
+        if !root_alive {
+            self.log_dead_end(&[]);
+        }
         // The matching filter once at the root, before the root is marked: what it
         // deletes stays deleted for every descent and restart. Small boards are settled
         // by the search before a whole-board pass pays. The cheap stall checks go first:
@@ -58,6 +70,9 @@ impl<'a> Search<'a> {
             && lay.cells >= self.options.matching_root_min_cells
         {
             root_alive = self.stall_checks_pass(None);
+            if !root_alive {
+                self.log_dead_end(&[]);
+            }
         }
         if root_alive
             && self.options.matching_root
@@ -68,6 +83,7 @@ impl<'a> Search<'a> {
             loop {
                 match self.apply_matching(budget) {
                     Filter::Dead => {
+                        self.log_dead_end(&[]);
                         root_alive = false;
                         break;
                     }
@@ -90,6 +106,9 @@ impl<'a> Search<'a> {
         }
         let forced = self.chosen.len() as u64;
         self.nodes = 1;
+        if root_alive && let Some(proof) = self.proof.as_deref_mut() {
+            proof.root_settled();
+        }
         let ending = if !root_alive {
             Ending::Exhausted
         } else {
@@ -106,7 +125,10 @@ impl<'a> Search<'a> {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
                 match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
                     Some(ending) => break ending,
-                    None if self.farkas_refuted() => break Ending::Exhausted,
+                    None if self.farkas_refuted() => {
+                        self.log_dead_end(&[]);
+                        break Ending::Exhausted;
+                    }
                     None => {
                         run += 1;
                         self.restarts += 1;
@@ -144,6 +166,12 @@ impl<'a> Search<'a> {
             let since = frames.last().map(|f| f.mark);
             loop {
                 if self.uncovered == 0 {
+                    // A tiling, or all cells covered with a quota unmet: either way a
+                    // dead end for a proof (its formula rules out the one tiling it may
+                    // have, and the sink refuses any other).
+                    if self.proof.is_some() {
+                        self.log_dead_end(&decisions(&frames));
+                    }
                     if self.quota.iter().all(|&q| q == 0) {
                         found += 1;
                         self.tilings_found += 1;
@@ -168,12 +196,18 @@ impl<'a> Search<'a> {
                     break;
                 }
                 if !self.stall_checks_pass(since) {
+                    if self.proof.is_some() {
+                        self.log_dead_end(&decisions(&frames));
+                    }
                     failures += 1;
                     self.failures_total += 1;
                     break;
                 }
                 match self.matching_filter(frames.len(), budget) {
                     Filter::Dead => {
+                        if self.proof.is_some() {
+                            self.log_dead_end(&decisions(&frames));
+                        }
                         failures += 1;
                         self.failures_total += 1;
                         break;
@@ -224,6 +258,7 @@ impl<'a> Search<'a> {
                     }
                     if self.nodes.is_multiple_of(DEADLINE_EVERY) {
                         if self.farkas_refuted() {
+                            self.log_dead_end(&[]);
                             return Some(Ending::Exhausted);
                         }
                         self.start_farkas_when_due(budget);
@@ -237,12 +272,18 @@ impl<'a> Search<'a> {
                         break;
                     }
                     self.queue.clear();
+                    if self.proof.is_some() {
+                        self.log_dead_end(&decisions(&frames));
+                    }
                     failures += 1;
                     self.failures_total += 1;
                 } else {
                     let failed = top.found_before == found;
                     frames.pop();
                     self.undo_to(mark);
+                    if self.proof.is_some() {
+                        self.log_dead_end(&decisions(&frames));
+                    }
                     if failed && self.options.failure_cache {
                         self.remember_failure();
                     }

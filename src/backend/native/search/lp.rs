@@ -24,9 +24,37 @@ impl<'a> Search<'a> {
 
     /// The LP refutation of the current node, waited for (the tests' every-stall mode).
     pub(super) fn farkas_refutes_here(&mut self) -> bool {
-        let refuted = farkas::refute(self.lay, &self.farkas_node()) == farkas::Verdict::Refuted;
+        let (verdict, certificate) = farkas::refute_with_certificate(self.lay, &self.farkas_node());
+        let refuted = verdict == farkas::Verdict::Refuted;
+        if let Some(certificate) = certificate {
+            let covered = self.covered.clone();
+            self.justify_farkas(&certificate, &covered, false);
+        }
         self.farkas_refutations += u64::from(refuted);
         refuted
+    }
+
+    /// Tells the proof logger the Farkas multipliers of a refutation: the cells' of the
+    /// cells uncovered at the refuted node, and the groups'.
+    fn justify_farkas(&mut self, certificate: &farkas::Certificate, covered: &[bool], root: bool) {
+        let Some(proof) = self.proof.as_deref_mut() else {
+            return;
+        };
+        let cells: Vec<(u32, i64)> = certificate
+            .pi
+            .iter()
+            .enumerate()
+            .filter(|&(c, &m)| m != 0 && !covered[c])
+            .map(|(c, &m)| (c as u32, m))
+            .collect();
+        let groups: Vec<(u32, i64)> = certificate
+            .mu
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| m != 0)
+            .map(|(g, &m)| (g as u32, m))
+            .collect();
+        proof.farkas(&cells, &groups, root);
     }
 
     /// Marks the current (settled) node as the root the LP will refute, and schedules
@@ -84,10 +112,14 @@ impl<'a> Search<'a> {
 
     /// Whether the background LP has refuted the root; takes note of any other answer.
     pub(super) fn farkas_refuted(&mut self) -> bool {
-        let Some(verdict) = self.lp.as_ref().and_then(|lp| lp.poll(self.lay)) else {
+        let Some((verdict, certificate)) = self.lp.as_ref().and_then(|lp| lp.poll(self.lay)) else {
             return false;
         };
-        self.lp = None;
+        let lp = self.lp.take();
+        if let (Some(certificate), Some(lp)) = (certificate, lp) {
+            let covered = lp.root_covered().to_vec();
+            self.justify_farkas(&certificate, &covered, true);
+        }
         match verdict {
             farkas::Verdict::Refuted => {
                 self.farkas_refutations += 1;

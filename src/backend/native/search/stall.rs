@@ -96,11 +96,44 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 if !self.line_room_at_least(g, quota) {
+                    self.justify_capacity(g);
                     return false;
                 }
             }
         }
         true
+    }
+
+    /// Tells the proof logger why line group `g` cannot reach its quota: the runs of
+    /// its live members (consecutive members overlap, and a run of `k` of them covers
+    /// `k + 1` cells).
+    fn justify_capacity(&mut self, g: usize) {
+        let Some(proof) = self.proof.as_deref_mut() else {
+            return;
+        };
+        let lay = self.lay;
+        let mut runs: Vec<crate::backend::native::proof::Run> = Vec::new();
+        let mut last: Option<[u32; 2]> = None;
+        for &p in lay.members(g as u32) {
+            if !self.active[p as usize] {
+                continue;
+            }
+            let cells = lay.place_cells[p as usize];
+            let joins = last.is_some_and(|l| cells.iter().any(|c| l.contains(c)));
+            if !joins {
+                runs.push(crate::backend::native::proof::Run::default());
+            }
+            if let Some(run) = runs.last_mut() {
+                for c in cells {
+                    if !run.cells.contains(&c) {
+                        run.cells.push(c);
+                    }
+                }
+                run.members.push(p);
+            }
+            last = Some(cells);
+        }
+        proof.capacity(g as u32, &runs);
     }
 
     /// The whole-board version of [`Self::capacity_ok`]: every line group.
@@ -156,7 +189,10 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 match self.component_balance(start, epoch, self.options.component_limit) {
-                    Component::Unbalanced => return false,
+                    Component::Unbalanced => {
+                        self.justify_colour();
+                        return false;
+                    }
                     Component::Balanced | Component::SeenLarge => {}
                     Component::Large => large.push(start),
                 }
@@ -167,20 +203,47 @@ impl<'a> Search<'a> {
         }
         // Two large explorations that did not meet: settle them in full.
         let epoch = self.next_epoch();
-        large.into_iter().all(|start| {
-            self.stamp[start as usize] == epoch
-                || self.component_balance(start, epoch, usize::MAX) != Component::Unbalanced
-        })
+        for start in large {
+            if self.stamp[start as usize] != epoch
+                && self.component_balance(start, epoch, usize::MAX) == Component::Unbalanced
+            {
+                self.justify_colour();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Tells the proof logger why the component just explored (in `scratch`) has no
+    /// tiling: its cells of the more numerous colour, each covered at least once, and
+    /// those of the other, each at most once, are more than its pieces can pair.
+    fn justify_colour(&mut self) {
+        let Some(proof) = self.proof.as_deref_mut() else {
+            return;
+        };
+        let lay = self.lay;
+        let (even, odd): (Vec<u32>, Vec<u32>) =
+            self.scratch.iter().partition(|&&c| lay.colour(c) == 0);
+        if even.len() > odd.len() {
+            proof.cover_sum(&even, &odd);
+        } else {
+            proof.cover_sum(&odd, &even);
+        }
     }
 
     /// The whole-board version of [`Self::colour_ok`], run once at the root.
     pub(super) fn colour_ok_everywhere(&mut self) -> bool {
         let epoch = self.next_epoch();
-        (0..self.lay.cells as u32).all(|c| {
-            self.covered[c as usize]
-                || self.stamp[c as usize] == epoch
-                || self.component_balance(c, epoch, usize::MAX) != Component::Unbalanced
-        })
+        for c in 0..self.lay.cells as u32 {
+            if !self.covered[c as usize]
+                && self.stamp[c as usize] != epoch
+                && self.component_balance(c, epoch, usize::MAX) == Component::Unbalanced
+            {
+                self.justify_colour();
+                return false;
+            }
+        }
+        true
     }
 
     /// Explores the component of `start`, marking its cells `epoch`. An exploration
@@ -293,9 +356,25 @@ impl<'a> Search<'a> {
             .filter(self.lay, &self.active, &self.covered, &stop)
         {
             Filtered::Stopped => Filter::Stopped,
-            Filtered::Dead => Filter::Dead,
+            Filtered::Dead => {
+                if let Some(proof) = self.proof.as_deref_mut() {
+                    let (short, neighbours) =
+                        self.matcher
+                            .hall_violator(self.lay, &self.active, &self.covered);
+                    proof.cover_sum(&short, &neighbours);
+                }
+                Filter::Dead
+            }
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
             Filtered::Delete(doomed) => {
+                if let Some(proof) = self.proof.as_deref_mut() {
+                    let sets =
+                        self.matcher
+                            .tight_sets(self.lay, &self.active, &self.covered, &doomed);
+                    for (tight, neighbours) in sets {
+                        proof.cover_sum(&tight, &neighbours);
+                    }
+                }
                 self.matching_deletions += doomed.len() as u64;
                 for p in doomed {
                     if self.active[p as usize] && self.delete(p).is_err() {

@@ -10,6 +10,7 @@ use crate::backend::native::farkas;
 use crate::backend::native::flow::Transport;
 use crate::backend::native::layout::Layout;
 use crate::backend::native::matching::Matching;
+use crate::backend::native::proof::Justify;
 use crate::model::PlacementId;
 
 /// A contradiction: the current state has no completion.
@@ -63,6 +64,8 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) undone: u64,
     /// The matching filter's work so far, in the same unit.
     pub(super) matching_work: u64,
+    /// Where the reasoning goes when a proof is logged (`--certify`).
+    pub(super) proof: Option<&'a mut (dyn Justify + 'a)>,
 }
 
 impl<'a> Search<'a> {
@@ -116,6 +119,24 @@ impl<'a> Search<'a> {
             failures_total: 0,
             undone: 0,
             matching_work: 0,
+            proof: None,
+        }
+    }
+
+    /// The same search, logging its reasoning to `proof`; the caller gives it options
+    /// the logger can justify ([`SearchOptions::for_proof`]).
+    pub(in crate::backend::native) fn with_proof(
+        mut self,
+        proof: &'a mut (dyn Justify + 'a),
+    ) -> Search<'a> {
+        self.proof = Some(proof);
+        self
+    }
+
+    /// A dead end below `decisions`, told to the proof logger if there is one.
+    pub(super) fn log_dead_end(&mut self, decisions: &[u32]) {
+        if let Some(proof) = self.proof.as_deref_mut() {
+            proof.dead_end(decisions);
         }
     }
 

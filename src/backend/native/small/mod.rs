@@ -108,6 +108,28 @@ impl Board {
         search::Search::new(self).run(limit, budget, each)
     }
 
+    /// [`Board::search`] for every tiling (`limit` 0), telling `proof` each dead end; `ids`
+    /// names the pieces as placements of the general model (`2·cell` for the vertical
+    /// piece with its top on the cell, `2·cell + 1` for the horizontal one with its left
+    /// cell there). A tiling the search reaches is handed to `each` and counts as a dead
+    /// end: the proof's formula rules out the one tiling it may have.
+    pub fn search_with_proof(
+        &self,
+        budget: &Budget,
+        proof: &mut dyn crate::backend::native::proof::Justify,
+        ids: &[u32],
+        each: &mut dyn FnMut(u128, u128) -> Control,
+    ) -> Outcome {
+        let proof = search::Proof {
+            log: proof,
+            ids,
+            path: Vec::new(),
+        };
+        search::Search::new(self)
+            .with_proof(proof)
+            .run(0, budget, each)
+    }
+
     /// The tiling of two start-cell masks, zero-based and sorted row-major.
     pub fn decode(&self, vertical: u128, horizontal: u128) -> Solution {
         let cells = |mut mask: u128| {

@@ -19,6 +19,7 @@
 //! its left cell there can cover it.
 
 use super::Board;
+use crate::backend::native::proof::Justify;
 use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 
 /// Nodes between two looks at the clock (a stop request is read at every node).
@@ -58,6 +59,25 @@ pub(super) struct Search<'a> {
     found: usize,
     /// Nodes whose propagation failed.
     failures: u64,
+    /// Where dead ends go when a proof is logged, with the placement id of each piece
+    /// (`2·cell` for the vertical piece with its top there, `2·cell + 1` for the
+    /// horizontal one with its left cell there), and the decisions on the current path.
+    proof: Option<Proof<'a>>,
+}
+
+/// The proof logger of a search, and what it needs to name its decisions.
+pub(super) struct Proof<'a> {
+    pub(super) log: &'a mut dyn Justify,
+    pub(super) ids: &'a [u32],
+    pub(super) path: Vec<u32>,
+}
+
+impl Proof<'_> {
+    fn dead_end(&mut self, then: Option<u32>) {
+        let mut decisions = self.path.clone();
+        decisions.extend(then);
+        self.log.dead_end(&decisions);
+    }
 }
 
 /// Why a branch ended early.
@@ -78,7 +98,14 @@ impl<'a> Search<'a> {
             forced: 0,
             found: 0,
             failures: 0,
+            proof: None,
         }
+    }
+
+    /// The same search, logging its dead ends to `proof`.
+    pub(super) fn with_proof(mut self, proof: Proof<'a>) -> Search<'a> {
+        self.proof = Some(proof);
+        self
     }
 
     pub(super) fn run(
@@ -140,10 +167,18 @@ impl<'a> Search<'a> {
             self.forced = u64::from((s.pv | s.ph).count_ones());
         }
         if !consistent {
+            if let Some(proof) = &mut self.proof {
+                proof.dead_end(None);
+            }
             self.failures += 1;
             return Ok(());
         }
         if s.free == 0 {
+            // A dead end for a proof: its formula rules out the one tiling it may
+            // have, and the sink refuses any other.
+            if let Some(proof) = &mut self.proof {
+                proof.dead_end(None);
+            }
             self.found += 1;
             if each(s.pv, s.ph) == Control::Stop || (limit != 0 && self.found >= limit) {
                 return Err(Halt::Stopped);
@@ -151,21 +186,36 @@ impl<'a> Search<'a> {
             return Ok(());
         }
         let cell = s.free & s.free.wrapping_neg();
-        if s.v & cell != 0 {
+        let index = cell.trailing_zeros() as usize;
+        for (vertical, candidates) in [(true, s.v), (false, s.h)] {
+            if candidates & cell == 0 {
+                continue;
+            }
             let mut next = s;
-            if self.board.place(&mut next, cell, 0) {
-                self.branch(next, false, limit, budget, each)?;
+            let (v, h) = if vertical { (cell, 0) } else { (0, cell) };
+            let piece = self
+                .proof
+                .as_ref()
+                .map(|proof| proof.ids[2 * index + usize::from(!vertical)]);
+            if self.board.place(&mut next, v, h) {
+                if let (Some(proof), Some(piece)) = (&mut self.proof, piece) {
+                    proof.path.push(piece);
+                }
+                let below = self.branch(next, false, limit, budget, each);
+                if let Some(proof) = &mut self.proof {
+                    proof.path.pop();
+                }
+                below?;
             } else {
+                if let (Some(proof), Some(piece)) = (&mut self.proof, piece) {
+                    proof.dead_end(Some(piece));
+                }
                 self.failures += 1;
             }
         }
-        if s.h & cell != 0 {
-            let mut next = s;
-            if self.board.place(&mut next, 0, cell) {
-                self.branch(next, false, limit, budget, each)?;
-            } else {
-                self.failures += 1;
-            }
+        // Every way to cover the cell was tried.
+        if let Some(proof) = &mut self.proof {
+            proof.dead_end(None);
         }
         Ok(())
     }

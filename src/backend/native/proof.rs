@@ -1,0 +1,72 @@
+//! What the native search tells a proof logger as it reasons (`--certify`).
+//!
+//! Propagation is unit propagation over the cover and quota constraints: a checker
+//! redoes it by itself, so a dead end needs only its decisions (a nogood the checker
+//! confirms by reverse unit propagation). Every other inference is a counting argument,
+//! stated as the sum of constraints that gives it: a component of the candidate graph
+//! with more cells of one colour (cover constraints summed), a Hall set of the matching
+//! filter (likewise), a line whose quota exceeds its room (cover constraints of its
+//! runs, halved, against its quota), and the LP's Farkas multipliers. Each is a
+//! constraint true of every tiling, so the checker keeps it and unit propagation uses
+//! it below the node where it was found. The logger turns them into the checker's
+//! syntax; the search only names cells, groups and placements.
+//!
+//! Reasoning the logger could not justify is switched off while it logs (the failure
+//! cache, whose hits stand for subtrees refuted under other decisions, and the
+//! transport check): [`SearchOptions::for_proof`].
+
+use super::SearchOptions;
+
+/// One run of a line's capacity argument: consecutive cells of the line and the live
+/// members of the line's group that lie on them (each covers two of them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Run {
+    /// The cells, as the model's cover indices.
+    pub cells: Vec<u32>,
+    /// The group's live members on those cells.
+    pub members: Vec<u32>,
+}
+
+/// Where the search's reasoning goes while a proof is logged.
+pub trait Justify {
+    /// The cover constraints of `at_least` (read `≥ 1`) and of `at_most` (read `≤ 1`),
+    /// summed: every placement with its even cell in one set and its odd cell in the
+    /// other cancels, and what is left says that placements leaving the sets must be
+    /// out. Colour balance and the matching filter reason this way.
+    fn cover_sum(&mut self, at_least: &[u32], at_most: &[u32]);
+
+    /// Group `group` (a line of the model) holds at most `⌊r/2⌋` of its live members on
+    /// each run of `r` cells, fewer than its quota still needs.
+    fn capacity(&mut self, group: u32, runs: &[Run]);
+
+    /// The LP's Farkas certificate for a node: a multiplier per uncovered cell and per
+    /// quota group; the node, with what propagation fixed there, has no fractional
+    /// solution. `root`: the node is the root, and the refutation ends the proof (what
+    /// the search logged since [`Justify::root_settled`] is no longer needed).
+    fn farkas(&mut self, cells: &[(u32, i64)], groups: &[(u32, i64)], root: bool);
+
+    /// The root is settled (propagated, and filtered by the matching filter where it
+    /// runs there): what follows is the search below it.
+    fn root_settled(&mut self) {}
+
+    /// No tiling (but the one the proof rules out, if any) lies below these decisions:
+    /// placements committed on the path from the root, each by branching. Empty at the
+    /// root: the board has none. A tiling the search reaches is a dead end too: the
+    /// proof's formula rules out the one tiling it may have, and the caller's sink
+    /// refuses any other.
+    fn dead_end(&mut self, decisions: &[u32]);
+}
+
+impl SearchOptions {
+    /// These options with what a proof cannot yet justify switched off: the failure
+    /// cache (a hit stands for a subtree refuted under other decisions), the transport
+    /// check, and restarts (without the cache they only repeat work).
+    pub fn for_proof(self) -> SearchOptions {
+        SearchOptions {
+            failure_cache: false,
+            transport: false,
+            restarts: false,
+            ..self
+        }
+    }
+}
