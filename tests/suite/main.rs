@@ -25,3 +25,4 @@ mod sat_exhaustive;
 mod schemas;
 mod small;
 mod snapshots;
+mod veripb;

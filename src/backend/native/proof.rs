@@ -29,11 +29,17 @@ pub struct Run {
 
 /// Where the search's reasoning goes while a proof is logged.
 pub trait Justify {
-    /// The cover constraints of `at_least` (read `≥ 1`) and of `at_most` (read `≤ 1`),
-    /// summed: every placement with its even cell in one set and its odd cell in the
-    /// other cancels, and what is left says that placements leaving the sets must be
-    /// out. Colour balance and the matching filter reason this way.
-    fn cover_sum(&mut self, at_least: &[u32], at_most: &[u32]);
+    /// A component of the candidate graph (uncovered cells joined by live candidates)
+    /// with more cells of one colour, `more`, than of the other, `fewer`: their cover
+    /// constraints, `≥ 1` for `more` and `≤ 1` for `fewer`, summed, leave only the
+    /// placements out of the component, which are out, against a positive degree.
+    fn colour_imbalance(&mut self, more: &[u32], fewer: &[u32]);
+
+    /// A Hall set of the matching filter: cells of one colour, `set`, and all their
+    /// neighbours along live candidates, `neighbours`, no more of them than cells in the
+    /// set; summed as for [`Justify::colour_imbalance`]. Fewer neighbours: the node has
+    /// no tiling; as many: no piece joins a neighbour to a cell outside the set.
+    fn hall_set(&mut self, set: &[u32], neighbours: &[u32]);
 
     /// Group `group` (a line of the model) holds at most `⌊r/2⌋` of its live members on
     /// each run of `r` cells, fewer than its quota still needs.

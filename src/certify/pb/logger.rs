@@ -27,8 +27,10 @@ pub struct Logger<'a, W: super::writer::Output> {
 pub struct Counts {
     /// Quota constraints derived by clue inversion and the colour splits.
     pub quotas: u64,
-    /// Cover sums: colour imbalances and the matching filter's Hall sets.
-    pub cover_sums: u64,
+    /// Colour imbalances of components of the candidate graph.
+    pub colours: u64,
+    /// Hall sets of the matching filter (dead ends and deletions).
+    pub hall_sets: u64,
     /// Line capacities.
     pub capacities: u64,
     /// LP refutations (Farkas).
@@ -56,8 +58,10 @@ impl<'a, W: super::writer::Output> Logger<'a, W> {
     }
 }
 
-impl<W: super::writer::Output> Justify for Logger<'_, W> {
-    fn cover_sum(&mut self, at_least: &[u32], at_most: &[u32]) {
+impl<W: super::writer::Output> Logger<'_, W> {
+    /// The covers of `at_least` (`≥ 1`) and of `at_most` (`≤ 1`), summed; whether
+    /// anything was derived.
+    fn cover_sum(&mut self, at_least: &[u32], at_most: &[u32]) -> bool {
         let mut sum = Sum::new();
         for &k in at_least {
             sum.add(self.ids.cover_at_least(k), 1);
@@ -65,9 +69,24 @@ impl<W: super::writer::Output> Justify for Logger<'_, W> {
         for &k in at_most {
             sum.add(self.ids.cover_at_most(k), 1);
         }
-        if !sum.is_empty() {
-            self.out.pol(&sum);
-            self.counts.cover_sums += 1;
+        if sum.is_empty() {
+            return false;
+        }
+        self.out.pol(&sum);
+        true
+    }
+}
+
+impl<W: super::writer::Output> Justify for Logger<'_, W> {
+    fn colour_imbalance(&mut self, more: &[u32], fewer: &[u32]) {
+        if self.cover_sum(more, fewer) {
+            self.counts.colours += 1;
+        }
+    }
+
+    fn hall_set(&mut self, set: &[u32], neighbours: &[u32]) {
+        if self.cover_sum(set, neighbours) {
+            self.counts.hall_sets += 1;
         }
     }
 

@@ -38,6 +38,8 @@ pub struct Proved {
     pub bytes: u64,
     /// Its steps, by kind.
     pub counts: Counts,
+    /// Whether the small-board path decided (it logs only dead ends).
+    pub small_path: bool,
 }
 
 /// Proves that `instance` has no tiling but `blocked` (none at all without it): writes
@@ -76,6 +78,7 @@ pub fn prove(
                 verdict: Verdict::Refuted,
                 bytes,
                 counts: Counts::default(),
+                small_path: false,
             });
         }
         Inverted::Quotas(quotas) => quotas,
@@ -88,6 +91,7 @@ pub fn prove(
     // A tiling other than the one ruled out contradicts the claim: its placements.
     let mut other: Option<Vec<u32>> = None;
     let mut ending = None;
+    let mut small_path = false;
     if options == SearchOptions::default()
         && let Some(board) = small::Board::compile(instance)
     {
@@ -111,6 +115,7 @@ pub fn prove(
         // the same proof (its nogoods stay true).
         if outcome.ending != Ending::Capped {
             ending = Some(outcome.ending);
+            small_path = true;
         }
     }
     let ending = match ending {
@@ -155,6 +160,7 @@ pub fn prove(
         verdict,
         bytes,
         counts,
+        small_path,
     })
 }
 

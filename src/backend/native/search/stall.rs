@@ -225,9 +225,9 @@ impl<'a> Search<'a> {
         let (even, odd): (Vec<u32>, Vec<u32>) =
             self.scratch.iter().partition(|&&c| lay.colour(c) == 0);
         if even.len() > odd.len() {
-            proof.cover_sum(&even, &odd);
+            proof.colour_imbalance(&even, &odd);
         } else {
-            proof.cover_sum(&odd, &even);
+            proof.colour_imbalance(&odd, &even);
         }
     }
 
@@ -361,7 +361,7 @@ impl<'a> Search<'a> {
                     let (short, neighbours) =
                         self.matcher
                             .hall_violator(self.lay, &self.active, &self.covered);
-                    proof.cover_sum(&short, &neighbours);
+                    proof.hall_set(&short, &neighbours);
                 }
                 Filter::Dead
             }
@@ -372,7 +372,7 @@ impl<'a> Search<'a> {
                         self.matcher
                             .tight_sets(self.lay, &self.active, &self.covered, &doomed);
                     for (tight, neighbours) in sets {
-                        proof.cover_sum(&tight, &neighbours);
+                        proof.hall_set(&tight, &neighbours);
                     }
                 }
                 self.matching_deletions += doomed.len() as u64;
