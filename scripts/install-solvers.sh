@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the external solvers the tests and benchmarks drive, and GNU parallel for
-# sharded campaigns (scripts/campaign-parallel.sh), from Debian's packages, and the DRAT
-# checker rate from crates.io.
+# sharded campaigns (scripts/campaign-parallel.sh), from Debian's packages, and the proof
+# checkers from crates.io: VeriPB (cutting-planes proofs) and rate (DRAT).
 # Idempotent: packages already present are left alone. Needs root (or sudo).
 set -euo pipefail
 
@@ -43,4 +43,15 @@ if ! command -v rate >/dev/null 2>&1; then
         $sudo ln -sf "$binary" /usr/local/bin/rate
     fi
     echo "install-solvers: installed rate ($binary)"
+fi
+
+# The VeriPB checker for the native engine's cutting-planes certificates
+# (docs/CERTIFICATES.md): veripb, from crates.io.
+if ! command -v veripb >/dev/null 2>&1; then
+    cargo install --quiet --locked veripb
+    binary="${CARGO_HOME:-$HOME/.cargo}/bin/veripb"
+    if ! command -v veripb >/dev/null 2>&1; then
+        $sudo ln -sf "$binary" /usr/local/bin/veripb
+    fi
+    echo "install-solvers: installed veripb ($binary)"
 fi

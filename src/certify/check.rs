@@ -1,15 +1,18 @@
 //! Checking a certificate bundle, trusting none of what wrote it.
 //!
 //! The board is read from the bundle; the tilings are checked by the raw-rules
-//! verifier; the rules CNF is rebuilt from the board and must equal the bundle's byte
-//! for byte (so the proof refutes the board's rules, not some other formula); the proof
-//! goes to an external DRAT checker (`rate`, `drat-trim`), whose `s VERIFIED` is the
-//! only way to acceptance. A missing checker is an error, never a pass.
+//! verifier; the rules (OPB for a VeriPB proof, CNF for a DRAT proof) are rebuilt from
+//! the board and must equal the bundle's byte for byte (so the proof refutes the
+//! board's rules, not some other formula); the proof goes to an external checker:
+//! VeriPB, whose `s VERIFIED UNSATISFIABLE` with exit status 0 is the only way to
+//! acceptance (a proof that concludes less is no refutation), or a DRAT checker
+//! (`rate`, `drat-trim`) and its `s VERIFIED`. A missing checker is an error, never a
+//! pass.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{KIND, Manifest, VERSION, files, rules_cnf};
+use super::{KIND, Manifest, ProofSystem, VERSION, files};
 use crate::backend::external::{AnswerFormat, Descriptor, RunError, runner};
 use crate::lower::Format;
 use crate::puzzle::parse::{InputError, parse_instances, parse_solutions};
@@ -17,6 +20,9 @@ use crate::puzzle::verify::{Violation, verify};
 
 /// DRAT checkers looked for on the `PATH`, in this order, when none is named.
 pub const CHECKERS: [&str; 2] = ["rate", "drat-trim"];
+
+/// The VeriPB checker looked for on the `PATH` when none is named.
+pub const VERIPB: &str = "veripb";
 
 /// Why a bundle is rejected: each names what failed.
 #[derive(Debug, thiserror::Error)]
@@ -70,9 +76,11 @@ pub enum Rejection {
     /// The two tilings of a `multiple` certificate are the same.
     #[error("the two tilings of solutions.jsonl are the same")]
     SameTilings,
-    /// `rules.cnf` is not the rules of the board (with the tiling blocked).
-    #[error("rules.cnf is not the raw-rules CNF of instance.json{blocked}: {difference}")]
+    /// The rules file is not the rules of the board (with the tiling blocked).
+    #[error("{file} is not the raw rules of instance.json{blocked}: {difference}")]
     RulesDiffer {
+        /// `rules.opb` or `rules.cnf`.
+        file: &'static str,
         /// `" with its tiling blocked"` for `unique`.
         blocked: &'static str,
         /// Where they part.
@@ -81,11 +89,13 @@ pub enum Rejection {
     /// The rules of the board could not be rebuilt (too large for the memory budget).
     #[error("cannot rebuild the rules CNF: {0}")]
     Rebuild(String),
-    /// The DRAT checker did not verify the proof.
-    #[error("{checker} did not verify proof.drat: {said}")]
+    /// The checker did not verify the proof.
+    #[error("{checker} did not verify {file}: {said}")]
     Proof {
         /// The checker.
         checker: String,
+        /// `proof.pbp` or `proof.drat`.
+        file: &'static str,
         /// Its last words.
         said: String,
     },
@@ -94,12 +104,14 @@ pub enum Rejection {
 /// Why a bundle could not be checked at all.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    /// No DRAT checker to run.
-    #[error(
-        "no DRAT checker found: install rate (`cargo install rate`, or scripts/install-solvers.sh) \
-         or drat-trim, or name one with --checker"
-    )]
-    NoChecker,
+    /// No checker of the bundle's proof system to run.
+    #[error("{}", match .0 {
+        ProofSystem::Drat => "no DRAT checker found: install rate (`cargo install rate`, or \
+            scripts/install-solvers.sh) or drat-trim, or name one with --checker",
+        ProofSystem::Veripb => "no VeriPB checker found: install veripb (`cargo install \
+            --locked veripb`, or scripts/install-solvers.sh), or name it with --veripb",
+    })]
+    NoChecker(ProofSystem),
     /// The private copy of the formula for the checker could not be written.
     #[error("cannot write a private copy of the formula: {source}")]
     Private {
@@ -107,7 +119,7 @@ pub enum CheckError {
         source: std::io::Error,
     },
     /// The checker could not run.
-    #[error("the DRAT checker {checker}: {source}")]
+    #[error("the checker {checker}: {source}")]
     Checker {
         /// The checker.
         checker: String,
@@ -116,27 +128,32 @@ pub enum CheckError {
     },
 }
 
-/// A DRAT checker: a program taking `FORMULA PROOF` that prints `s VERIFIED`.
+/// A proof checker: a program taking `FORMULA PROOF`, of one proof system.
 #[derive(Debug, Clone)]
 pub struct Checker {
     program: PathBuf,
+    system: ProofSystem,
 }
 
 impl Checker {
     /// `program` (a path, or a name looked up on the `PATH`), or the first of
-    /// [`CHECKERS`] on the `PATH`.
+    /// [`CHECKERS`] (DRAT) or [`VERIPB`] on the `PATH`.
     ///
     /// # Errors
     /// None is found.
-    pub fn find(program: Option<&str>) -> Result<Checker, CheckError> {
+    pub fn find(system: ProofSystem, program: Option<&str>) -> Result<Checker, CheckError> {
+        let defaults: &[&str] = match system {
+            ProofSystem::Drat => &CHECKERS,
+            ProofSystem::Veripb => &[VERIPB],
+        };
         let found = match program {
             Some(p) if p.contains('/') => Path::new(p).is_file().then(|| PathBuf::from(p)),
             Some(p) => on_path(p),
-            None => CHECKERS.iter().find_map(|p| on_path(p)),
+            None => defaults.iter().find_map(|p| on_path(p)),
         };
         found
-            .map(|program| Checker { program })
-            .ok_or(CheckError::NoChecker)
+            .map(|program| Checker { program, system })
+            .ok_or(CheckError::NoChecker(system))
     }
 
     /// The program's file name.
@@ -182,10 +199,19 @@ impl Checker {
         if run.timed_out {
             return Ok(Err("the time limit ran out".to_string()));
         }
-        let verified = run.stdout.lines().any(|l| l.trim_end() == "s VERIFIED");
-        let refused = run.stdout.lines().any(|l| l.trim_end() == "s NOT VERIFIED");
-        let exited_cleanly = run.status.is_some_and(|s| s.code().is_some());
-        if verified && !refused && exited_cleanly {
+        let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
+        let accepted = match self.system {
+            ProofSystem::Drat => {
+                let exited_cleanly = run.status.is_some_and(|s| s.code().is_some());
+                said("s VERIFIED") && !said("s NOT VERIFIED") && exited_cleanly
+            }
+            // A verified proof of less than unsatisfiability (`conclusion NONE`) is no
+            // refutation; nor is a verdict without exit status 0.
+            ProofSystem::Veripb => {
+                said("s VERIFIED UNSATISFIABLE") && run.status.is_some_and(|s| s.success())
+            }
+        };
+        if accepted {
             return Ok(Ok(()));
         }
         let said = run
@@ -215,23 +241,26 @@ pub struct Accepted {
     pub name: String,
     /// The certified status.
     pub status: String,
-    /// Clauses of `rules.cnf` (0 without one).
-    pub clauses: usize,
-    /// Bytes of `proof.drat` (0 without one).
+    /// The proof system of its proof, if it has one.
+    pub system: Option<ProofSystem>,
+    /// Constraints of the rules (clauses of `rules.cnf`, lines of `rules.opb`; 0
+    /// without a proof).
+    pub constraints: usize,
+    /// Bytes of the proof (0 without one).
     pub proof_bytes: u64,
     /// Time the checker took (zero without a proof).
     pub check_time: Duration,
 }
 
 /// Checks the bundle in `dir`: `Ok(Ok(_))` accepted, `Ok(Err(_))` rejected with the
-/// reason. `checker` is asked for only when there is a proof to check, so that bundles
-/// of tilings alone need no DRAT checker.
+/// reason. `checker` is asked for the checker of the bundle's proof system only when
+/// there is a proof to check, so that bundles of tilings alone need none.
 ///
 /// # Errors
-/// No DRAT checker, or it could not run.
+/// No checker, or it could not run.
 pub fn check_bundle(
     dir: &Path,
-    checker: &dyn Fn() -> Result<Checker, CheckError>,
+    checker: &dyn Fn(ProofSystem) -> Result<Checker, CheckError>,
     deadline: Option<Instant>,
 ) -> Result<Result<Accepted, Rejection>, CheckError> {
     let read = |file: &'static str| read_small(&dir.join(file), file);
@@ -243,12 +272,18 @@ pub fn check_bundle(
             "a directory without certificate.json",
         )));
     }
-    let settled = || -> Result<(Manifest, crate::puzzle::Instance, usize, bool), Rejection> {
+    type Settled = (
+        Manifest,
+        crate::puzzle::Instance,
+        usize,
+        Option<ProofSystem>,
+    );
+    let settled = || -> Result<Settled, Rejection> {
         let manifest: Manifest = serde_json::from_str(&read(files::MANIFEST)?)
             .map_err(|e| Rejection::Manifest(e.to_string()))?;
-        if manifest.certificate != KIND || manifest.version != VERSION {
+        if manifest.certificate != KIND || !(1..=VERSION).contains(&manifest.version) {
             return Err(Rejection::Manifest(format!(
-                "not a {KIND} of version {VERSION} (found {} version {})",
+                "not a {KIND} of version 1 to {VERSION} (found {} version {})",
                 crate::escape::terminal(&manifest.certificate),
                 manifest.version
             )));
@@ -275,9 +310,31 @@ pub fn check_bundle(
                 )));
             }
         };
-        Ok((manifest, instance, needed, proved))
+        // Version 1 bundles have DRAT proofs and do not say so.
+        let system = match (proved, manifest.version, manifest.proof_system.as_deref()) {
+            (false, _, None) => None,
+            (false, _, Some(_)) => {
+                return Err(Rejection::Manifest(format!(
+                    "a {} certificate has no proof, and names a proof system",
+                    manifest.status
+                )));
+            }
+            (true, 1, None) => Some(ProofSystem::Drat),
+            (true, _, Some(name)) => Some(ProofSystem::named(name).ok_or_else(|| {
+                Rejection::Manifest(format!(
+                    "proof system `{}` is neither veripb nor drat",
+                    crate::escape::terminal(name)
+                ))
+            })?),
+            (true, _, None) => {
+                return Err(Rejection::Manifest(
+                    "no proof_system for the proof of a version 2 certificate".to_string(),
+                ));
+            }
+        };
+        Ok((manifest, instance, needed, system))
     };
-    let (manifest, instance, needed, proved) = match settled() {
+    let (manifest, instance, needed, system) = match settled() {
         Ok(settled) => settled,
         Err(rejection) => return Ok(Err(rejection)),
     };
@@ -312,28 +369,30 @@ pub fn check_bundle(
     let mut accepted = Accepted {
         name: instance.name.clone(),
         status: manifest.status.clone(),
-        clauses: 0,
+        system,
+        constraints: 0,
         proof_bytes: 0,
         check_time: Duration::ZERO,
     };
-    if !proved {
+    let Some(system) = system else {
         return Ok(Ok(accepted));
-    }
-    let rebuilt = match rules_cnf(&instance, tilings.first()) {
-        Ok(cnf) => cnf,
+    };
+    let (rules_file, proof_file) = (system.rules_file(), system.proof_file());
+    let rebuilt = match system.rules(&instance, tilings.first()) {
+        Ok(rules) => rules,
         Err(e) => return Ok(Err(Rejection::Rebuild(e.to_string()))),
     };
     // Read no more than the rules can hold: a longer file differs anyway.
-    let given = match regular_file(&dir.join(files::RULES), files::RULES).and_then(|_| {
+    let given = match regular_file(&dir.join(rules_file), rules_file).and_then(|_| {
         let mut bytes = Vec::new();
-        std::fs::File::open(dir.join(files::RULES))
+        std::fs::File::open(dir.join(rules_file))
             .and_then(|f| {
                 use std::io::Read;
                 f.take(rebuilt.len() as u64 + 1).read_to_end(&mut bytes)
             })
             .map(|_| bytes)
             .map_err(|e| Rejection::Unreadable {
-                file: files::RULES,
+                file: rules_file,
                 message: e.to_string(),
             })
     }) {
@@ -342,6 +401,7 @@ pub fn check_bundle(
     };
     if let Some(difference) = first_difference(rebuilt.as_bytes(), &given) {
         return Ok(Err(Rejection::RulesDiffer {
+            file: rules_file,
             blocked: if needed == 1 {
                 " with its tiling blocked"
             } else {
@@ -350,12 +410,12 @@ pub fn check_bundle(
             difference,
         }));
     }
-    accepted.clauses = rebuilt.lines().count().saturating_sub(1);
-    let proof = match regular_file(&dir.join(files::PROOF), files::PROOF).and_then(|len| {
-        std::fs::canonicalize(dir.join(files::PROOF))
+    accepted.constraints = rebuilt.lines().count().saturating_sub(1);
+    let proof = match regular_file(&dir.join(proof_file), proof_file).and_then(|len| {
+        std::fs::canonicalize(dir.join(proof_file))
             .map(|path| (path, len))
             .map_err(|e| Rejection::Unreadable {
-                file: files::PROOF,
+                file: proof_file,
                 message: e.to_string(),
             })
     }) {
@@ -369,18 +429,19 @@ pub fn check_bundle(
     // file could change between the comparison and the check.
     let formula = crate::interrupt::TempGuard::directory()
         .and_then(|private| {
-            let path = private.path().join(files::RULES);
+            let path = private.path().join(rules_file);
             std::fs::write(&path, rebuilt.as_bytes()).map(|()| (private, path))
         })
         .map_err(|source| CheckError::Private { source })?;
     let started = Instant::now();
-    let checker = checker()?;
+    let checker = checker(system)?;
     let verdict = checker.run(&formula.1, &proof, deadline)?;
     accepted.check_time = started.elapsed();
     Ok(match verdict {
         Ok(()) => Ok(accepted),
         Err(said) => Err(Rejection::Proof {
             checker: checker.name(),
+            file: proof_file,
             said,
         }),
     })

@@ -2,17 +2,20 @@
 //!
 //! A tiling is its own certificate (the raw-rules verifier checks it). `unsat` and
 //! `unique` are claims about all tilings, so their certificate is a formula of the raw
-//! game rules ([`rules`]) — with the one tiling blocked, for `unique` — and a DRAT proof
-//! that it has no model, from a proof-logging SAT solver ([`prove`]), for any DRAT
-//! checker to confirm ([`check`]). The bundle is one directory per board:
+//! game rules — with the one tiling ruled out, for `unique` — and a proof that it has no
+//! solution, in one of two proof systems ([`ProofSystem`]): by default a cutting-planes
+//! proof of the rules as linear equalities, logged by the native engine as it reasons
+//! ([`pb`], checked by VeriPB); or a DRAT proof of the rules as CNF ([`rules`]) from a
+//! proof-logging SAT solver ([`prove`], checked by `rate` or `drat-trim`). [`check`]
+//! trusts none of it. The bundle is one directory per board:
 //!
 //! | file | holds |
 //! |---|---|
 //! | `certificate.json` | what is claimed ([`Manifest`]) |
 //! | `instance.json` | the board |
 //! | `solutions.jsonl` | the tilings (`sat`: one, `unique`: one, `multiple`: two) |
-//! | `rules.cnf` | the raw-rules CNF (`unique`, `unsat`) |
-//! | `proof.drat` | its DRAT refutation (`unique`, `unsat`) |
+//! | `rules.opb`, `proof.pbp` | the rules and their VeriPB refutation (`unique`, `unsat`) |
+//! | `rules.cnf`, `proof.drat` | or the rules and their DRAT refutation |
 
 pub mod check;
 pub mod pb;
@@ -32,8 +35,9 @@ pub use rules::{RulesError, rules_cnf};
 
 /// The `certificate` field of every manifest.
 pub const KIND: &str = "dominofit-certificate";
-/// The manifest version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The manifest version this build writes. Version 1 (DRAT proofs only, no
+/// `proof_system`) is still read and checked.
+pub const VERSION: u32 = 2;
 
 /// The files of a bundle.
 pub mod files {
@@ -43,10 +47,71 @@ pub mod files {
     pub const INSTANCE: &str = "instance.json";
     /// The tilings, one per line.
     pub const SOLUTIONS: &str = "solutions.jsonl";
-    /// The raw-rules CNF.
-    pub const RULES: &str = "rules.cnf";
+    /// The raw-rules CNF (DRAT route).
+    pub const RULES_CNF: &str = "rules.cnf";
     /// The DRAT proof.
-    pub const PROOF: &str = "proof.drat";
+    pub const PROOF_DRAT: &str = "proof.drat";
+    /// The raw rules as linear equalities (VeriPB route).
+    pub const RULES_OPB: &str = "rules.opb";
+    /// The VeriPB proof.
+    pub const PROOF_PBP: &str = "proof.pbp";
+}
+
+/// How a bundle's refutation is written and checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProofSystem {
+    /// Cutting planes: the rules as OPB equalities, a VeriPB proof (version 3.0).
+    Veripb,
+    /// Resolution: the rules as CNF, a DRAT proof.
+    Drat,
+}
+
+impl ProofSystem {
+    /// The name in `certificate.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofSystem::Veripb => "veripb",
+            ProofSystem::Drat => "drat",
+        }
+    }
+
+    /// The proof system of that name.
+    pub fn named(name: &str) -> Option<ProofSystem> {
+        [ProofSystem::Veripb, ProofSystem::Drat]
+            .into_iter()
+            .find(|p| p.name() == name)
+    }
+
+    /// The file holding the rules.
+    pub fn rules_file(self) -> &'static str {
+        match self {
+            ProofSystem::Veripb => files::RULES_OPB,
+            ProofSystem::Drat => files::RULES_CNF,
+        }
+    }
+
+    /// The file holding the proof.
+    pub fn proof_file(self) -> &'static str {
+        match self {
+            ProofSystem::Veripb => files::PROOF_PBP,
+            ProofSystem::Drat => files::PROOF_DRAT,
+        }
+    }
+
+    /// The rules of `instance`, with `blocked` ruled out, in this system's formula.
+    ///
+    /// # Errors
+    /// The formula would not fit in memory, or `blocked` is no tiling of the board.
+    pub fn rules(
+        self,
+        instance: &Instance,
+        blocked: Option<&Solution>,
+    ) -> Result<String, RulesError> {
+        match self {
+            ProofSystem::Veripb => pb::rules_opb(instance, blocked),
+            ProofSystem::Drat => rules_cnf(instance, blocked),
+        }
+    }
 }
 
 /// `certificate.json`: what the bundle claims.
@@ -66,6 +131,10 @@ pub struct Manifest {
     /// The solver that wrote the proof, when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prover: Option<String>,
+    /// `veripb` or `drat`: how the proof is written and checked, when there is one
+    /// (version 2; a version 1 bundle's proof is DRAT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_system: Option<String>,
 }
 
 /// Why no certificate was written.
@@ -137,9 +206,9 @@ pub enum CertifyError {
 pub struct Written {
     /// Its directory.
     pub dir: PathBuf,
-    /// Bytes of `rules.cnf` (0 without one).
+    /// Bytes of the rules (0 without a proof).
     pub rules_bytes: u64,
-    /// Bytes of `proof.drat` (0 without one).
+    /// Bytes of the proof (0 without one).
     pub proof_bytes: u64,
     /// Time to write the rules CNF and prove it.
     pub time: Duration,
@@ -239,18 +308,41 @@ pub fn write_certificate(
         write(files::SOLUTIONS, lines.as_bytes())?;
     }
     let proved = matches!(status, Status::Unsat | Status::Unique);
+    let system = prover.proof_system();
     if proved {
         let blocked = (status == Status::Unique).then(|| &solutions[0]);
-        let cnf = rules_cnf(instance, blocked)?;
-        let vars = cnf
-            .split_whitespace()
-            .nth(2)
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0);
-        write(files::RULES, cnf.as_bytes())?;
-        written.rules_bytes = cnf.len() as u64;
-        drop(cnf);
-        match prover.prove(&at(files::RULES), vars, &at(files::PROOF), deadline)? {
+        let rules = system.rules(instance, blocked)?;
+        write(system.rules_file(), rules.as_bytes())?;
+        written.rules_bytes = rules.len() as u64;
+        let verdict = match system {
+            ProofSystem::Veripb => {
+                drop(rules);
+                let options = crate::backend::native::SearchOptions::default();
+                pb::prove(
+                    instance,
+                    blocked,
+                    options,
+                    deadline,
+                    &at(system.proof_file()),
+                )?
+                .verdict
+            }
+            ProofSystem::Drat => {
+                let vars = rules
+                    .split_whitespace()
+                    .nth(2)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0);
+                drop(rules);
+                prover.prove(
+                    &at(system.rules_file()),
+                    vars,
+                    &at(system.proof_file()),
+                    deadline,
+                )?
+            }
+        };
+        match verdict {
             Verdict::Refuted => {}
             Verdict::Satisfiable(model) => {
                 let blocked = (status == Status::Unique).then(|| &solutions[0]);
@@ -272,8 +364,8 @@ pub fn write_certificate(
                 });
             }
         }
-        written.proof_bytes = std::fs::metadata(at(files::PROOF))
-            .map_err(io(&at(files::PROOF)))?
+        written.proof_bytes = std::fs::metadata(at(system.proof_file()))
+            .map_err(io(&at(system.proof_file())))?
             .len();
     }
     written.time = started.elapsed();
@@ -284,6 +376,7 @@ pub fn write_certificate(
         status: status.name().to_string(),
         backend: backend.to_string(),
         prover: proved.then(|| prover.name().to_string()),
+        proof_system: proved.then(|| system.name().to_string()),
     };
     let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
     write(files::MANIFEST, text.as_bytes())?;

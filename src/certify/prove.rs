@@ -22,10 +22,13 @@ pub const PROOF_SLOT: &str = "{proof}";
 /// Who proves.
 #[derive(Debug, Clone)]
 pub enum Prover {
+    /// The native engine, logging its reasoning as a cutting-planes proof of the rules
+    /// as linear equalities ([`super::pb`], checked by VeriPB): the default.
+    Native,
     /// varisat: in a worker process when the program registered a worker command
-    /// ([`crate::backend::worker::register`]), else in this thread.
+    /// ([`crate::backend::worker::register`]), else in this thread. DRAT.
     Varisat,
-    /// An external program with a `proof` field in its descriptor.
+    /// An external program with a `proof` field in its descriptor. DRAT.
     External(Descriptor),
 }
 
@@ -34,7 +37,7 @@ pub enum Prover {
 pub enum ProveError {
     /// No built-in prover and no descriptor of that name.
     #[error(
-        "no prover `{0}`: use varisat, or an external solver whose descriptor has a `proof` field (cadical, kissat)"
+        "no prover `{0}`: use native (a VeriPB proof), varisat or auto (DRAT), or an external solver whose descriptor has a `proof` field (cadical, kissat)"
     )]
     Unknown(String),
     /// The descriptor does not say how the program writes a proof.
@@ -66,6 +69,9 @@ impl Prover {
     /// # Errors
     /// No such program, or its descriptor has no `proof` arguments.
     pub fn named(name: &str) -> Result<Prover, ProveError> {
+        if name == "native" {
+            return Ok(Prover::Native);
+        }
         if name == "varisat" {
             return Ok(Prover::Varisat);
         }
@@ -97,8 +103,17 @@ impl Prover {
     /// The name it goes by in certificates.
     pub fn name(&self) -> &str {
         match self {
+            Prover::Native => "native",
             Prover::Varisat => "varisat",
             Prover::External(d) => &d.name,
+        }
+    }
+
+    /// The proof system of its proofs.
+    pub fn proof_system(&self) -> super::ProofSystem {
+        match self {
+            Prover::Native => super::ProofSystem::Veripb,
+            Prover::Varisat | Prover::External(_) => super::ProofSystem::Drat,
         }
     }
 
@@ -115,6 +130,11 @@ impl Prover {
         deadline: Option<Instant>,
     ) -> Result<Verdict, ProveError> {
         let descriptor = match self {
+            Prover::Native => {
+                return Err(ProveError::Failed(
+                    "the native engine proves the board, not a CNF".to_string(),
+                ));
+            }
             Prover::Varisat => match crate::backend::worker::command() {
                 Some(command) => worker_descriptor(command),
                 None => return prove_in_process(cnf, proof),

@@ -35,8 +35,9 @@ pub(super) enum Command {
     /// Draw a board, and a solution over it, as text or as an SVG picture.
     Show(ShowArgs),
     /// Check certificate bundles written by `solve --certify`: the board, the tilings
-    /// (raw-rules verifier), the rules CNF (rebuilt and compared byte for byte) and the
-    /// DRAT proof (an external checker: rate or drat-trim).
+    /// (raw-rules verifier), the rules (rebuilt and compared byte for byte) and the proof
+    /// (an external checker: VeriPB for cutting-planes proofs, rate or drat-trim for
+    /// DRAT).
     CheckCertificate(CheckCertificateArgs),
     /// List the available backends.
     Backends(BackendsArgs),
@@ -92,6 +93,11 @@ pub(super) struct CheckCertificateArgs {
     /// Default: rate, else drat-trim, from the PATH.
     #[arg(long, value_name = "PROGRAM")]
     pub(super) checker: Option<String>,
+    /// The VeriPB checker, for bundles with cutting-planes proofs: a program taking
+    /// `FORMULA PROOF` and printing `s VERIFIED UNSATISFIABLE`. Default: veripb, from
+    /// the PATH.
+    #[arg(long, value_name = "PROGRAM")]
+    pub(super) veripb: Option<String>,
     /// Time limit in seconds for checking each proof; past it the bundle is rejected.
     #[arg(long, value_parser = parse_seconds)]
     pub(super) timeout: Option<Duration>,
@@ -282,13 +288,16 @@ pub(super) struct SolveArgs {
 /// The prover of `--certify`, for `solve` and `generate` alike.
 #[derive(Debug, Args)]
 pub(super) struct ProverArg {
-    /// The proof-logging solver for --certify: auto (the first installed of cadical and
-    /// kissat, else varisat), varisat (built in, much slower on the raw rules of large
-    /// unsat boards), or an external solver whose descriptor has a `proof` field.
+    /// Who proves unsat and unique answers for --certify: native (the native engine
+    /// logs its reasoning as a cutting-planes proof of the rules as linear equalities,
+    /// checked by VeriPB; seconds where CDCL solvers take minutes), or, for a DRAT proof
+    /// of the rules as CNF: auto (the first installed of cadical and kissat, else
+    /// varisat), varisat (built in, much slower on large unsat boards), or an external
+    /// solver whose descriptor has a `proof` field.
     #[arg(
         long = "prover",
         value_name = "NAME",
-        default_value = "auto",
+        default_value = "native",
         requires = "certify"
     )]
     pub(super) name: String,

@@ -5,7 +5,7 @@ use std::time::Instant;
 use super::*;
 use dominofit::backend::Report;
 use dominofit::certify::check::{self, Checker};
-use dominofit::certify::{self, CertifyError, Prover};
+use dominofit::certify::{self, CertifyError, ProofSystem, Prover};
 
 /// Where `solve --certify` writes, checked before any board is solved.
 pub(super) struct Certifier {
@@ -75,9 +75,12 @@ impl Certifier {
             &self.dir,
         )?;
         let proof = if written.proof_bytes > 0 {
+            let system = self.prover.proof_system();
             format!(
-                ", rules.cnf {}, proof.drat {} by {} in {:.1} ms",
+                ", {} {}, {} {} by {} in {:.1} ms",
+                system.rules_file(),
                 dominofit::memory::human(written.rules_bytes),
+                system.proof_file(),
                 dominofit::memory::human(written.proof_bytes),
                 self.prover.name(),
                 written.time.as_secs_f64() * 1e3
@@ -95,13 +98,19 @@ impl Certifier {
 }
 
 pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> {
-    // Looked for at the first proof: bundles of tilings alone need no checker.
-    let found = std::cell::OnceCell::new();
-    let checker = || {
+    // Looked for at the first proof of each system: bundles of tilings alone need no
+    // checker, nor DRAT bundles VeriPB.
+    let drat = std::cell::OnceCell::new();
+    let veripb = std::cell::OnceCell::new();
+    let checker = |system: ProofSystem| {
+        let (found, named) = match system {
+            ProofSystem::Drat => (&drat, args.checker.as_deref()),
+            ProofSystem::Veripb => (&veripb, args.veripb.as_deref()),
+        };
         found
-            .get_or_init(|| Checker::find(args.checker.as_deref()).ok())
+            .get_or_init(|| Checker::find(system, named).ok())
             .clone()
-            .ok_or(check::CheckError::NoChecker)
+            .ok_or(check::CheckError::NoChecker(system))
     };
     let mut bundles = Vec::new();
     for dir in &args.dirs {
@@ -122,15 +131,17 @@ pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> 
         let deadline = args.timeout.map(|t| Instant::now() + t);
         let shown = terminal(&bundle.display().to_string());
         match check::check_bundle(bundle, &checker, deadline)? {
-            Ok(accepted) if accepted.clauses > 0 => writeln!(
+            Ok(accepted) if let Some(system) = accepted.system => writeln!(
                 stdout,
-                "{shown}: accepted: {} `{}` (rules.cnf rebuilt, {} clauses; proof.drat {} \
-                 verified by {} in {:.1} ms)",
+                "{shown}: accepted: {} `{}` ({} rebuilt, {} constraints; {} {} verified by {} \
+                 in {:.1} ms)",
                 accepted.status,
                 terminal(&accepted.name),
-                accepted.clauses,
+                system.rules_file(),
+                accepted.constraints,
+                system.proof_file(),
                 dominofit::memory::human(accepted.proof_bytes),
-                checker()?.name(),
+                checker(system)?.name(),
                 accepted.check_time.as_secs_f64() * 1e3
             )?,
             Ok(accepted) => writeln!(

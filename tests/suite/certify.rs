@@ -175,6 +175,115 @@ fn diagram(terms: &[(i64, i64)], target: i64, next_var: &mut i64, clauses: &mut 
     }
 }
 
+/// The rules as linear equalities of docs/CERTIFICATES.md, written from the document
+/// alone.
+fn rebuild_opb(board: &Instance, blocked: Option<&Solution>) -> String {
+    let (m, n) = (board.rows, board.cols);
+    let open = |r: usize, c: usize| r < m && c < n && !board.blocked[r * n + c];
+    let mut pieces: Vec<(usize, usize, bool)> = Vec::new();
+    for r in 0..m {
+        for c in 0..n {
+            if open(r, c) && open(r + 1, c) {
+                pieces.push((r, c, true));
+            }
+            if open(r, c) && open(r, c + 1) {
+                pieces.push((r, c, false));
+            }
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let line = |terms: Vec<(u64, String)>, rest: &str| {
+        let mut text: String = terms.iter().map(|(w, x)| format!("{w} {x} ")).collect();
+        text.push_str(rest);
+        text
+    };
+    for r in 0..m {
+        for c in 0..n {
+            if !open(r, c) {
+                continue;
+            }
+            let terms = pieces
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(pr, pc, vertical))| {
+                    (pr, pc) == (r, c)
+                        || (vertical && (pr + 1, pc) == (r, c))
+                        || (!vertical && (pr, pc + 1) == (r, c))
+                })
+                .map(|(k, _)| (1, format!("x{}", k + 1)))
+                .collect();
+            lines.push(line(terms, "= 1 ;"));
+        }
+    }
+    let all_lines = (0..m).map(|r| (true, r)).chain((0..n).map(|c| (false, c)));
+    for (is_row, index) in all_lines {
+        let clue = if is_row {
+            board.row_clues[index]
+        } else {
+            board.col_clues[index]
+        };
+        let terms = pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &(r, c, vertical))| {
+                let (on, weight) = match (is_row, vertical) {
+                    (true, true) => (r, 1),
+                    (true, false) => (r, 2),
+                    (false, true) => (c, 1),
+                    (false, false) => (c + 1, 2),
+                };
+                (on == index).then(|| (weight, format!("x{}", k + 1)))
+            })
+            .collect();
+        lines.push(line(terms, &format!("= {clue} ;")));
+    }
+    if let Some(tiling) = blocked {
+        let mut numbers: Vec<usize> = tiling
+            .vertical
+            .iter()
+            .map(|&(r, c)| (r, c, true))
+            .chain(tiling.horizontal.iter().map(|&(r, c)| (r, c, false)))
+            .map(|p| pieces.iter().position(|&q| q == p).unwrap() + 1)
+            .collect();
+        numbers.sort();
+        let terms = numbers.iter().map(|k| (1, format!("~x{k}"))).collect();
+        lines.push(line(terms, ">= 1 ;"));
+    }
+    let mut text = format!(
+        "* #variable= {} #constraint= {}\n",
+        pieces.len(),
+        lines.len()
+    );
+    for l in lines {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn the_rules_opb_is_rebuilt_byte_for_byte_on_the_exhaustive_domain() {
+    let mut compared = 0;
+    for case in domain() {
+        let board = &case.instance;
+        assert_eq!(
+            certify::pb::rules_opb(board, None).unwrap(),
+            rebuild_opb(board, None),
+            "{board:?}"
+        );
+        compared += 1;
+        for tiling in case.expected.iter().take(2) {
+            assert_eq!(
+                certify::pb::rules_opb(board, Some(tiling)).unwrap(),
+                rebuild_opb(board, Some(tiling)),
+                "{board:?} ruling out {tiling:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10_000, "{compared} comparisons");
+}
+
 fn domain() -> Vec<Case> {
     let mut cases = paper_cases();
     cases.extend(extended_cases(60, 40));
@@ -296,34 +405,79 @@ fn every_unsat_board_gets_a_certificate_the_checker_accepts() {
     assert!(report.contains("verified by rate"), "{report}");
 }
 
+/// The native engine's VeriPB proofs, for every board of both unsat workloads:
+/// accepted by VeriPB through `check-certificate`.
 #[test]
-fn the_observed_boards_get_uniqueness_certificates() {
-    if !program_available("rate", "--version") {
+fn every_unsat_board_gets_a_veripb_certificate() {
+    if !program_available("veripb", "--version") {
         return;
     }
-    for board in ["6x6", "7x7", "8x8"] {
-        let (_dir, report) = certify_and_check(&model(&format!("observed/{board}.json")), "2", &[]);
-        assert_eq!(accepted_lines(&report, "unique"), 1, "{report}");
+    for (workload, boards) in [("unsat.jsonl", 24), ("unsat-hard.jsonl", 20)] {
+        let (_dir, report) = certify_and_check(&model(workload), "1", &[]);
+        assert_eq!(accepted_lines(&report, "unsat"), boards, "{report}");
+        assert_eq!(
+            report.matches("proof.pbp").count(),
+            boards,
+            "every proof is a VeriPB proof: {report}"
+        );
+        assert!(report.contains("verified by veripb"), "{report}");
+    }
+}
+
+/// Uniqueness, by both proof systems.
+#[test]
+fn the_observed_boards_get_uniqueness_certificates() {
+    for (prover, checker) in [("native", "veripb"), ("auto", "rate")] {
+        if !program_available(checker, "--version") {
+            continue;
+        }
+        for board in ["6x6", "7x7", "8x8"] {
+            let (_dir, report) = certify_and_check(
+                &model(&format!("observed/{board}.json")),
+                "2",
+                &["--prover", prover],
+            );
+            assert_eq!(accepted_lines(&report, "unique"), 1, "{prover}: {report}");
+            assert!(report.contains(&format!("by {checker}")), "{report}");
+        }
     }
 }
 
 #[test]
 fn game_boards_get_certificates_of_whatever_they_are() {
-    if !program_available("rate", "--version") {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample.jsonl");
     let game = std::fs::read_to_string(model("game.jsonl")).unwrap();
     let lines: Vec<&str> = game.lines().step_by(6).collect();
     std::fs::write(&sample, lines.join("\n") + "\n").unwrap();
-    let (_certs, report) = certify_and_check(sample.to_str().unwrap(), "2", &[]);
+    for (prover, checker) in [("native", "veripb"), ("auto", "rate")] {
+        if !program_available(checker, "--version") {
+            continue;
+        }
+        let (_certs, report) =
+            certify_and_check(sample.to_str().unwrap(), "2", &["--prover", prover]);
+        let accepted = report
+            .lines()
+            .filter(|l| l.contains(": accepted: "))
+            .count();
+        assert_eq!(accepted, lines.len(), "{prover}: {report}");
+        assert!(accepted_lines(&report, "unique") > 0, "{report}");
+    }
+}
+
+/// Every game board the native engine answers unique or unsat gets a VeriPB certificate:
+/// all 60 of them.
+#[test]
+fn every_game_board_gets_a_veripb_certificate() {
+    if !program_available("veripb", "--version") {
+        return;
+    }
+    let (_dir, report) = certify_and_check(&model("game.jsonl"), "2", &[]);
     let accepted = report
         .lines()
         .filter(|l| l.contains(": accepted: "))
         .count();
-    assert_eq!(accepted, lines.len(), "{report}");
-    assert!(accepted_lines(&report, "unique") > 0, "{report}");
+    assert_eq!(accepted, 60, "{report}");
 }
 
 #[test]
@@ -349,7 +503,7 @@ struct Bundles {
     unique: PathBuf,
 }
 
-fn bundles() -> Bundles {
+fn bundles(prover: &str) -> Bundles {
     let dir = tempfile::tempdir().unwrap();
     let certs = dir.path().join("certs");
     let unsat_board = dir.path().join("unsat.json");
@@ -366,7 +520,8 @@ fn bundles() -> Bundles {
         succeed(
             dominofit()
                 .args(["solve", &file, "--limit", limit, "--certify"])
-                .arg(&certs),
+                .arg(&certs)
+                .args(["--prover", prover]),
         );
     }
     let find = |status: &str| {
@@ -424,7 +579,7 @@ fn tampered_certificates_are_rejected_with_the_reason() {
     if !program_available("rate", "--version") {
         return;
     }
-    let b = bundles();
+    let b = bundles("auto");
     // Untouched, both pass.
     for bundle in [&b.unsat, &b.unique] {
         let (ok, report) = check_tampered(bundle, |_| {});
@@ -439,7 +594,7 @@ fn tampered_certificates_are_rejected_with_the_reason() {
                 lines.join("\n") + "\n"
             })
         }),
-        "rejected: rules.cnf is not the raw-rules CNF",
+        "rejected: rules.cnf is not the raw rules of instance.json",
     );
     // A clue changed: the rules rebuilt from it differ.
     assert_rejected(
@@ -507,28 +662,209 @@ fn tampered_certificates_are_rejected_with_the_reason() {
 
 #[test]
 fn a_missing_checker_is_an_error_never_a_pass() {
-    let dir = tempfile::tempdir().unwrap();
-    let certs = dir.path().join("certs");
-    succeed(
-        dominofit()
-            .args([
-                "solve",
-                &model("observed/6x6.json"),
-                "--limit",
-                "2",
-                "--certify",
-            ])
-            .arg(&certs),
+    for (prover, option, missing, said) in [
+        (
+            "auto",
+            "--checker",
+            "/nonexistent/rate",
+            "no DRAT checker found",
+        ),
+        (
+            "native",
+            "--veripb",
+            "/nonexistent/veripb",
+            "no VeriPB checker found",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let certs = dir.path().join("certs");
+        succeed(
+            dominofit()
+                .args([
+                    "solve",
+                    &model("observed/6x6.json"),
+                    "--limit",
+                    "2",
+                    "--certify",
+                ])
+                .arg(&certs)
+                .args(["--prover", prover]),
+        );
+        let out = dominofit()
+            .arg("check-certificate")
+            .arg(&certs)
+            .args([option, missing])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+    }
+}
+
+/// A VeriPB bundle tampered with in each way is rejected, naming why; untouched bundles,
+/// and a DRAT bundle of manifest version 1, are accepted.
+#[test]
+fn tampered_veripb_certificates_are_rejected_with_the_reason() {
+    if !program_available("veripb", "--version") {
+        return;
+    }
+    let b = bundles("native");
+    for bundle in [&b.unsat, &b.unique] {
+        let (ok, report) = check_tampered(bundle, |_| {});
+        assert!(ok && report.contains("verified by veripb"), "{report}");
+    }
+    let not_the_rules = "rejected: rules.opb is not the raw rules of instance.json";
+    // A constraint of the rules dropped.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("rules.opb"), |text| {
+                let mut lines: Vec<&str> = text.lines().collect();
+                lines.remove(lines.len() / 2);
+                lines.join("\n") + "\n"
+            })
+        }),
+        not_the_rules,
     );
-    let out = dominofit()
-        .arg("check-certificate")
-        .arg(&certs)
-        .args(["--checker", "/nonexistent/rate"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("no DRAT checker found"), "{stderr}");
+    // A cover weakened from `= 1` to `>= 1`.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("rules.opb"), |text| {
+                text.replacen("= 1 ;", ">= 1 ;", 1)
+            })
+        }),
+        not_the_rules,
+    );
+    // A coefficient changed: a horizontal piece's two dots made one.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("rules.opb"), |text| {
+                text.replacen(" 2 x", " 1 x", 1)
+            })
+        }),
+        not_the_rules,
+    );
+    // A clue changed in the board only.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("instance.json"), |text| {
+                text.replacen("\"row_clues\":[", "\"row_clues\":[1", 1)
+            })
+        }),
+        "rejected: ",
+    );
+    // A unique board claimed unsat, its rules rewritten to match the claim: the proof
+    // refuted them with the tiling ruled out, and cannot without.
+    assert_rejected(
+        check_tampered(&b.unique, |d| {
+            edit(&d.join("certificate.json"), |text| {
+                text.replace("\"unique\"", "\"unsat\"")
+            });
+            std::fs::remove_file(d.join("solutions.jsonl")).unwrap();
+            let board =
+                dominofit::puzzle::parse::read_instances(d.join("instance.json").to_str().unwrap())
+                    .unwrap()
+                    .remove(0);
+            std::fs::write(
+                d.join("rules.opb"),
+                certify::pb::rules_opb(&board, None).unwrap(),
+            )
+            .unwrap();
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // The proof cut in half, as a truncated copy would be.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.pbp"), |text| {
+                let lines: Vec<&str> = text.lines().collect();
+                lines[..lines.len() / 2].join("\n") + "\n"
+            })
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // A step made to conclude more than it derives: the first nogood of the search
+    // replaced by the contradiction itself, which unit propagation does not yet reach.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.pbp"), |text| {
+                let nogood = text
+                    .lines()
+                    .find(|l| l.starts_with("rup 1 ~x"))
+                    .expect("a nogood")
+                    .to_string();
+                text.replacen(&nogood, "rup >= 1;", 1)
+            })
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // The conclusion pointed at a constraint that is no contradiction.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.pbp"), |text| {
+                let at = text.find("conclusion UNSAT : ").unwrap();
+                let end = at + text[at..].find(';').unwrap();
+                format!("{}conclusion UNSAT : 1{}", &text[..at], &text[end..])
+            })
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // A proof that concludes nothing is verified by VeriPB, and is no refutation.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("proof.pbp"), |text| {
+                let at = text.find("conclusion UNSAT : ").unwrap();
+                let end = at + text[at..].find(';').unwrap();
+                format!("{}conclusion NONE{}", &text[..at], &text[end..])
+            })
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // Another board's proof.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            std::fs::copy(b.unique.join("proof.pbp"), d.join("proof.pbp")).unwrap();
+        }),
+        "veripb did not verify proof.pbp",
+    );
+    // A status that is not what the proof refutes: the unique bundle claimed unsat.
+    assert_rejected(
+        check_tampered(&b.unique, |d| {
+            edit(&d.join("certificate.json"), |text| {
+                text.replace("\"unique\"", "\"unsat\"")
+            });
+            std::fs::remove_file(d.join("solutions.jsonl")).unwrap();
+        }),
+        not_the_rules,
+    );
+    // A proof system the bundle does not have.
+    assert_rejected(
+        check_tampered(&b.unsat, |d| {
+            edit(&d.join("certificate.json"), |text| {
+                text.replace("\"veripb\"", "\"drat\"")
+            })
+        }),
+        "rules.cnf",
+    );
+}
+
+/// Bundles written before the VeriPB route (manifest version 1, DRAT, no
+/// `proof_system`) are still checked.
+#[test]
+fn version_1_bundles_are_still_checked() {
+    if !program_available("rate", "--version") {
+        return;
+    }
+    let b = bundles("auto");
+    let (ok, report) = check_tampered(&b.unique, |d| {
+        edit(&d.join("certificate.json"), |text| {
+            let mut manifest = crate::common::schema::validated("certificate", &text);
+            manifest["version"] = serde_json::json!(1);
+            manifest.as_object_mut().unwrap().remove("proof_system");
+            manifest.to_string()
+        })
+    });
+    assert!(ok && report.contains("verified by rate"), "{report}");
 }
 
 /// A fake program at `dir/NAME.sh` printing `script`, and a descriptor for it in
