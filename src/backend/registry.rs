@@ -93,10 +93,7 @@ pub const BUILTINS: &[Builtin] = &[
         capabilities: SEARCH,
         build: |_| {
             Box::new(native::Native {
-                options: native::SearchOptions {
-                    small_boards: false,
-                    ..native::SearchOptions::default()
-                },
+                options: native_options("native-general").unwrap_or_default(),
             })
         },
     },
@@ -106,10 +103,7 @@ pub const BUILTINS: &[Builtin] = &[
         capabilities: SEARCH,
         build: |_| {
             Box::new(native::Native {
-                options: native::SearchOptions {
-                    matching: true,
-                    ..native::SearchOptions::default()
-                },
+                options: native_options("native-matching").unwrap_or_default(),
             })
         },
     },
@@ -180,6 +174,44 @@ pub const BUILTINS: &[Builtin] = &[
         },
     },
 ];
+
+/// The search options of a built-in native backend, by its name.
+pub fn native_options(name: &str) -> Option<native::SearchOptions> {
+    let default = native::SearchOptions::default();
+    match name {
+        "native" => Some(default),
+        "native-general" => Some(native::SearchOptions {
+            small_boards: false,
+            ..default
+        }),
+        "native-matching" => Some(native::SearchOptions {
+            matching: true,
+            ..default
+        }),
+        _ => None,
+    }
+}
+
+/// The native searches that log a proof of an answer of backend `name`: its own
+/// options for a native backend, its native members for a portfolio (which logs its
+/// winner's proof), and the default search for any other backend.
+pub fn proof_searches(name: &str, options: &BackendOptions) -> Vec<native::SearchOptions> {
+    let members: Vec<&str> = match name.strip_prefix("portfolio:") {
+        Some(members) => members.split(['+', ',']).collect(),
+        None if name == "portfolio" => DEFAULT_PORTFOLIO.to_vec(),
+        None => vec![name],
+    };
+    let searches: Vec<native::SearchOptions> = members
+        .into_iter()
+        .take(options.threads.max(1))
+        .filter_map(native_options)
+        .collect();
+    if searches.is_empty() {
+        vec![native::SearchOptions::default()]
+    } else {
+        searches
+    }
+}
 
 /// Names that belong to backends built into some build of dominofit, compiled in or
 /// not: a descriptor may not take one, or it would change meaning with a feature.

@@ -431,3 +431,36 @@ fn every_way_clue_inversion_refutes_is_proved() {
         );
     }
 }
+
+/// A portfolio logs its winner's proof: the members race, each into a file of its own,
+/// and the winner's becomes the proof; no member's file is left.
+#[test]
+fn a_portfolio_keeps_its_winners_proof() {
+    if !veripb_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let members = dominofit::backend::registry::proof_searches(
+        "portfolio",
+        &dominofit::backend::BackendOptions::default(),
+    );
+    assert_eq!(members.len(), 2);
+    for (file, name) in [
+        ("unsat.jsonl", "unsat-16x16-s6604-1"),
+        ("unsat-hard.jsonl", "unsat-24x24-s6605-4"),
+    ] {
+        let instance = board(file, name);
+        let rules = dir.path().join("rules.opb");
+        let proof = dir.path().join("proof.pbp");
+        std::fs::write(&rules, pb::rules_opb(&instance, None).unwrap()).unwrap();
+        let proved = pb::prove_by_any(&instance, None, &members, None, &proof).unwrap();
+        assert_eq!(proved.verdict, Verdict::Refuted, "{name}");
+        assert_eq!(veripb(&rules, &proof), "s VERIFIED UNSATISFIABLE", "{name}");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["proof.pbp", "rules.opb"], "{name}");
+    }
+}

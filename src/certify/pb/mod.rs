@@ -42,6 +42,10 @@ pub struct Proved {
     pub small_path: bool,
 }
 
+fn failed(what: &str, e: &dyn std::fmt::Display) -> ProveError {
+    ProveError::Failed(format!("{what}: {e}"))
+}
+
 /// Proves that `instance` has no tiling but `blocked` (none at all without it): writes
 /// the VeriPB proof of its rules ([`rules_opb`] with `blocked`) to `proof`, by the
 /// native search with `options`, until `deadline`.
@@ -55,20 +59,122 @@ pub fn prove(
     deadline: Option<Instant>,
     proof: &Path,
 ) -> Result<Proved, ProveError> {
-    let failed = |what: &str, e: &dyn std::fmt::Display| ProveError::Failed(format!("{what}: {e}"));
+    prove_by_any(instance, blocked, &[options], deadline, proof)
+}
+
+/// [`prove`] by a portfolio: each of `members` searches (and logs) on a thread of its
+/// own, into a file of its own beside `proof`; the first to decide stops the others,
+/// and its proof becomes `proof`.
+///
+/// # Errors
+/// No member could write its proof.
+pub fn prove_by_any(
+    instance: &Instance,
+    blocked: Option<&Solution>,
+    members: &[SearchOptions],
+    deadline: Option<Instant>,
+    proof: &Path,
+) -> Result<Proved, ProveError> {
     let (raw, ids) = formula::raw_model(instance, blocked.is_some());
     let ruled_out = blocked
         .map(|tiling| super::rules::tiling_placements(&raw, tiling))
         .transpose()
         .map_err(|e| failed("the tiling to rule out", &e))?;
     drop(raw);
+    let model = model::compile(instance, Families::Colour);
+    let [only] = members else {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let paths: Vec<std::path::PathBuf> = (0..members.len())
+            .map(|k| proof.with_extension(format!("member-{k}")))
+            .collect();
+        let results: Vec<Result<Proved, ProveError>> = std::thread::scope(|scope| {
+            let runs: Vec<_> = members
+                .iter()
+                .zip(&paths)
+                .map(|(&options, path)| {
+                    let (stop, model, ruled_out) = (stop.clone(), &model, &ruled_out);
+                    scope.spawn(move || {
+                        let budget = Budget {
+                            deadline,
+                            stop: Some(stop.clone()),
+                            on_check: None,
+                        };
+                        let proved = prove_member(
+                            instance,
+                            model,
+                            ids,
+                            ruled_out.as_deref(),
+                            options,
+                            &budget,
+                            path,
+                        );
+                        if proved
+                            .as_ref()
+                            .is_ok_and(|p| !matches!(p.verdict, Verdict::Unknown(_)))
+                        {
+                            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        proved
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|run| {
+                    run.join()
+                        .unwrap_or_else(|_| Err(ProveError::Failed("a member panicked".into())))
+                })
+                .collect()
+        });
+        // The first member that decided, in member order; else the first answer.
+        let winner = results
+            .iter()
+            .position(|r| matches!(r, Ok(p) if !matches!(p.verdict, Verdict::Unknown(_))))
+            .or_else(|| results.iter().position(Result::is_ok));
+        let mut kept = None;
+        for (k, (result, path)) in results.into_iter().zip(&paths).enumerate() {
+            if Some(k) == winner {
+                std::fs::rename(path, proof).map_err(|e| failed("cannot keep the proof", &e))?;
+                kept = Some(result);
+            } else {
+                let _ = std::fs::remove_file(path);
+                if kept.is_none() && winner.is_none() {
+                    kept = Some(result);
+                }
+            }
+        }
+        return kept.unwrap_or_else(|| Err(ProveError::Failed("no member ran".into())));
+    };
+    let budget = Budget {
+        deadline,
+        ..Budget::default()
+    };
+    prove_member(
+        instance,
+        &model,
+        ids,
+        ruled_out.as_deref(),
+        *only,
+        &budget,
+        proof,
+    )
+}
+
+/// One search's proof into `proof`: the quotas derived, then the search logged.
+fn prove_member(
+    instance: &Instance,
+    model: &model::Model,
+    ids: Ids,
+    ruled_out: Option<&[u32]>,
+    options: SearchOptions,
+    budget: &Budget,
+    proof: &Path,
+) -> Result<Proved, ProveError> {
     let file = std::fs::File::create(proof).map_err(|e| failed("cannot create the proof", &e))?;
     let mut out = ProofWriter::new(
         std::io::BufWriter::with_capacity(1 << 16, file),
         ids.loaded(),
     );
-    let model = model::compile(instance, Families::Colour);
-    let quotas = match inversion::derive(&model, instance, &ids, &mut out) {
+    let quotas = match inversion::derive(model, instance, &ids, &mut out) {
         Inverted::Refuted(contradiction) => {
             out.conclude_unsat(contradiction);
             let bytes = out.bytes();
@@ -83,11 +189,7 @@ pub fn prove(
         }
         Inverted::Quotas(quotas) => quotas,
     };
-    let mut logger = logger::Logger::new(out, ids, &model, quotas);
-    let budget = Budget {
-        deadline,
-        ..Budget::default()
-    };
+    let mut logger = logger::Logger::new(out, ids, model, quotas);
     // A tiling other than the one ruled out contradicts the claim: its placements.
     let mut other: Option<Vec<u32>> = None;
     let mut ending = None;
@@ -95,8 +197,8 @@ pub fn prove(
     if options == SearchOptions::default()
         && let Some(board) = small::Board::compile(instance)
     {
-        let pieces = piece_ids(instance, &model);
-        let outcome = board.search_with_proof(&budget, &mut logger, &pieces, &mut |v, h| {
+        let pieces = piece_ids(instance, model);
+        let outcome = board.search_with_proof(budget, &mut logger, &pieces, &mut |v, h| {
             let mut ids: Vec<u32> = board
                 .decode(v, h)
                 .pieces()
@@ -104,7 +206,7 @@ pub fn prove(
                 .map(|id| id as u32)
                 .collect();
             ids.sort_unstable();
-            if ruled_out.as_ref() == Some(&ids) {
+            if ruled_out == Some(ids.as_slice()) {
                 Control::Continue
             } else {
                 other = Some(ids);
@@ -125,7 +227,7 @@ pub fn prove(
                 native::search_with_proof(&model, options, &budget, &mut logger, &mut |ids| {
                     let mut ids = ids.to_vec();
                     ids.sort_unstable();
-                    if ruled_out.as_ref() == Some(&ids) {
+                    if ruled_out == Some(ids.as_slice()) {
                         Control::Continue
                     } else {
                         other = Some(ids);
