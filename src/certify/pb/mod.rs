@@ -224,7 +224,7 @@ fn prove_member(
         Some(ending) => ending,
         None => {
             let outcome =
-                native::search_with_proof(&model, options, &budget, &mut logger, &mut |ids| {
+                native::search_with_proof(model, options, budget, &mut logger, &mut |ids| {
                     let mut ids = ids.to_vec();
                     ids.sort_unstable();
                     if ruled_out == Some(ids.as_slice()) {
