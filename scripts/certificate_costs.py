@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """What certificates cost: for each workload, `solve --certify` then `check-certificate`,
-and per status the boards certified, the median and largest proof, and the median times
-to prove and to check (BENCHMARKS.md, "Certificates").
+and per status the boards certified, the median solve time (the answer, before any
+proof), the median and largest proof, and the median and largest times to prove and to
+check (BENCHMARKS.md, "Certificates").
 
-    python3 scripts/certificate_costs.py [--prover auto] [--timeout 30] [--binary PATH]
+    python3 scripts/certificate_costs.py [--prover native] [--timeout 30] [--binary PATH]
+        [--extra NAME=FILE ...]
 
-Needs a DRAT checker (rate) and, for the default prover, CaDiCaL or Kissat.
+`--prover native` (the default) writes the native engine's VeriPB proofs, checked by
+veripb; `--prover auto` (or cadical, kissat, varisat) DRAT proofs, checked by rate.
 """
 import argparse
+import json
 import re
 import statistics
 import subprocess
@@ -21,8 +25,8 @@ WORKLOADS = [
     ("unsat-hard", ["models/unsat-hard.jsonl"], "1"),
 ]
 UNITS = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
-WRITTEN = re.compile(r"^certificate: (\S+) \((\w+)(?:, rules.cnf (\d+) (\w+), proof.drat (\d+) (\w+) by \S+ in ([\d.]+) ms)?\)")
-CHECKED = re.compile(r"^(\S+): accepted: (\w+) .*?(?:proof.drat \d+ \w+ verified by \S+ in ([\d.]+) ms)?\)$")
+WRITTEN = re.compile(r"^certificate: (\S+) \((\w+)(?:, rules.(?:cnf|opb) (\d+) (\w+), proof.(?:drat|pbp) (\d+) (\w+) by \S+ in ([\d.]+) ms)?\)")
+CHECKED = re.compile(r"^(\S+): accepted: (\w+) .*?(?:proof.(?:drat|pbp) \d+ \w+ verified by \S+ in ([\d.]+) ms)?\)$")
 
 
 def size(number, unit):
@@ -31,23 +35,29 @@ def size(number, unit):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--prover", default="auto")
+    ap.add_argument("--prover", default="native")
     ap.add_argument("--timeout", default="30")
     ap.add_argument("--binary", default="target/release/dominofit")
+    ap.add_argument("--extra", nargs="*", default=[], help="more unsat workloads, NAME=FILE")
     args = ap.parse_args()
-    print("| Set | Status | Certified | Proof median | Proof largest | Prove median ms | Prove max ms | Check median ms | Check max ms |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, files, limit in WORKLOADS:
+    workloads = WORKLOADS + [(e.split("=", 1)[0], [e.split("=", 1)[1]], "1") for e in args.extra]
+    print("| Set | Status | Certified | Solve median ms | Proof median | Proof largest | Prove median ms | Prove max ms | Check median ms | Check max ms |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, files, limit in workloads:
         with tempfile.TemporaryDirectory() as certs:
             answered = 0
             unproved = 0
             written = {}
+            solved = {}
             for f in files:
                 run = subprocess.run(
                     [args.binary, "solve", f, "--limit", limit, "--format", "json",
                      "--certify", certs, "--prover", args.prover, "--timeout", args.timeout],
                     capture_output=True, text=True)
                 answered += len(run.stdout.splitlines())
+                for line in run.stdout.splitlines():
+                    answer = json.loads(line)
+                    solved[answer["name"]] = (answer["status"], answer["stats"]["time_ms"])
                 for line in run.stderr.splitlines():
                     unproved += "no certificate:" in line
                     m = WRITTEN.match(line)
@@ -65,6 +75,7 @@ def main():
                 rows = [(d, v) for d, v in written.items() if v[0] == status]
                 if not rows:
                     continue
+                solves = [t for st, t in solved.values() if st == status]
                 proofs = [v[1] for _, v in rows]
                 proves = [v[2] for _, v in rows]
                 checks = [checked[d] for d, _ in rows if d in checked]
@@ -72,11 +83,12 @@ def main():
 
                 def kib(b):
                     return f"{b / 1024:,.0f} KiB" if b < 1024**2 else f"{b / 1024**2:,.1f} MiB"
-                print(f"| {name} | {status} | {accepted}/{len(rows)} accepted | "
+                solve = f"{statistics.median(solves):,.2f}" if solves else "—"
+                print(f"| {name} | {status} | {accepted}/{len(rows)} accepted | {solve} | "
                       f"{kib(statistics.median(proofs))} | {kib(max(proofs))} | {statistics.median(proves):.1f} | "
                       f"{max(proves):,.1f} | {statistics.median(checks) if checks else 0:.1f} | {max(checks) if checks else 0:,.1f} |")
             if unproved:
-                print(f"| {name} | not proved within {args.timeout} s | {unproved} of {answered} answered | | | | | | |")
+                print(f"| {name} | not proved within {args.timeout} s | {unproved} of {answered} answered | | | | | | | |")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,10 @@
 //! it below the node where it was found. The logger turns them into the checker's
 //! syntax; the search only names cells, groups and placements.
 //!
-//! Reasoning the logger could not justify is switched off while it logs (the failure
-//! cache, whose hits stand for subtrees refuted under other decisions, and the
-//! transport check): [`SearchOptions::for_proof`].
+//! Reasoning the logger could not justify is switched off while it logs (the transport
+//! check): [`SearchOptions::for_proof`]. The failure cache stays, counting a hit only
+//! where the decisions of the cached refutation are all committed at the node, so that
+//! unit propagation reaches the refutation's nogood.
 
 use super::SearchOptions;
 
@@ -64,14 +65,11 @@ pub trait Justify {
 }
 
 impl SearchOptions {
-    /// These options with what a proof cannot yet justify switched off: the failure
-    /// cache (a hit stands for a subtree refuted under other decisions), the transport
-    /// check, and restarts (without the cache they only repeat work).
+    /// These options with what a proof cannot yet justify switched off: the transport
+    /// check (off by default).
     pub fn for_proof(self) -> SearchOptions {
         SearchOptions {
-            failure_cache: false,
             transport: false,
-            restarts: false,
             ..self
         }
     }

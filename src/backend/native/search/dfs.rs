@@ -281,11 +281,12 @@ impl<'a> Search<'a> {
                     let failed = top.found_before == found;
                     frames.pop();
                     self.undo_to(mark);
-                    if self.proof.is_some() {
-                        self.log_dead_end(&decisions(&frames));
+                    let proved = self.proof.is_some().then(|| decisions(&frames));
+                    if let Some(nogood) = &proved {
+                        self.log_dead_end(nogood);
                     }
                     if failed && self.options.failure_cache {
-                        self.remember_failure();
+                        self.remember_failure(proved);
                     }
                 }
                 // A finished search returns above; only an unfinished one restarts.

@@ -66,7 +66,7 @@ impl<'a> Search<'a> {
         if self.options.transport && !self.transport_ok() {
             return false;
         }
-        if self.options.failure_cache && self.cache.contains(&self.cache_key()) {
+        if self.options.failure_cache && self.cached_failure() {
             self.cache_hits += 1;
             return false;
         }
@@ -402,13 +402,39 @@ impl<'a> Search<'a> {
         key.into_boxed_slice()
     }
 
-    pub(super) fn remember_failure(&mut self) {
+    /// Whether the current node's subproblem was proved empty before. With a proof, only
+    /// when the decisions of that proof are all committed here (see `cache_decisions`).
+    fn cached_failure(&self) -> bool {
+        let key = self.cache_key();
+        if self.proof.is_none() {
+            return self.cache.contains(&key);
+        }
+        let Some(decisions) = self.cache_decisions.get(&key) else {
+            return false;
+        };
+        let chosen: rustc_hash::FxHashSet<u32> = self.chosen.iter().copied().collect();
+        decisions.iter().all(|d| chosen.contains(d))
+    }
+
+    /// Remembers that the current node's subproblem has no tiling; `decisions` are the
+    /// decisions of its nogood, when a proof is logged.
+    pub(super) fn remember_failure(&mut self, decisions: Option<Vec<u32>>) {
         let key = self.cache_key();
         if self.cache_words + key.len() > self.options.cache_words {
             self.cache.clear();
+            self.cache_decisions.clear();
             self.cache_words = 0;
         }
         self.cache_words += key.len();
-        self.cache.insert(key);
+        match decisions {
+            Some(decisions) => {
+                self.cache_words += decisions.len().div_ceil(2);
+                self.cache_decisions
+                    .insert(key, decisions.into_boxed_slice());
+            }
+            None => {
+                self.cache.insert(key);
+            }
+        }
     }
 }

@@ -36,6 +36,11 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) scratch: Vec<u32>,
     pub(super) cache: FxHashSet<Box<[u64]>>,
     pub(super) cache_words: usize,
+    /// When a proof is logged: the decisions under which each cached failure was
+    /// proved (its nogood is in the proof). A hit counts only where they are all among
+    /// the placements now committed, so that unit propagation from the current
+    /// decisions reaches that nogood.
+    pub(super) cache_decisions: rustc_hash::FxHashMap<Box<[u64]>, Box<[u32]>>,
     pub(super) flow: Transport,
     pub(super) matcher: Matching,
     pub(super) left_scratch: Vec<i32>,
@@ -100,6 +105,7 @@ impl<'a> Search<'a> {
             scratch: Vec::new(),
             cache: FxHashSet::default(),
             cache_words: 0,
+            cache_decisions: rustc_hash::FxHashMap::default(),
             flow: Transport::default(),
             matcher: Matching::default(),
             left_scratch: Vec::new(),
