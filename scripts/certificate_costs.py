@@ -83,7 +83,7 @@ def main():
 
                 def kib(b):
                     return f"{b / 1024:,.0f} KiB" if b < 1024**2 else f"{b / 1024**2:,.1f} MiB"
-                solve = f"{statistics.median(solves):,.2f}" if solves else "—"
+                solve = f"{statistics.median(solves):,.3f}" if solves else "—"
                 print(f"| {name} | {status} | {accepted}/{len(rows)} accepted | {solve} | "
                       f"{kib(statistics.median(proofs))} | {kib(max(proofs))} | {statistics.median(proves):.1f} | "
                       f"{max(proves):,.1f} | {statistics.median(checks) if checks else 0:.1f} | {max(checks) if checks else 0:,.1f} |")
