@@ -802,9 +802,7 @@ fn tampered_veripb_certificates_are_rejected_with_the_reason() {
     assert_rejected(
         check_tampered(&b.unsat, |d| {
             edit(&d.join("proof.pbp"), |text| {
-                let at = text.find("conclusion UNSAT : ").unwrap();
-                let end = at + text[at..].find(';').unwrap();
-                format!("{}conclusion UNSAT : 1{}", &text[..at], &text[end..])
+                with_conclusion(&text, "conclusion UNSAT : 1")
             })
         }),
         "veripb did not verify proof.pbp",
@@ -813,9 +811,7 @@ fn tampered_veripb_certificates_are_rejected_with_the_reason() {
     assert_rejected(
         check_tampered(&b.unsat, |d| {
             edit(&d.join("proof.pbp"), |text| {
-                let at = text.find("conclusion UNSAT : ").unwrap();
-                let end = at + text[at..].find(';').unwrap();
-                format!("{}conclusion NONE{}", &text[..at], &text[end..])
+                with_conclusion(&text, "conclusion NONE")
             })
         }),
         "veripb did not verify proof.pbp",
@@ -1070,4 +1066,13 @@ fn tilings_alone_need_no_drat_checker() {
         report.contains(": accepted: sat `observed-6x6` (tilings verified)"),
         "{report}"
     );
+}
+
+/// A VeriPB proof with its `conclusion UNSAT : ID` line replaced by `conclusion`.
+fn with_conclusion(text: &str, conclusion: &str) -> String {
+    let at = text
+        .find("conclusion UNSAT : ")
+        .expect("an UNSAT conclusion");
+    let end = at + text[at..].find(';').expect("the conclusion's end");
+    format!("{}{conclusion}{}", &text[..at], &text[end..])
 }

@@ -199,19 +199,13 @@ fn prove_member(
     {
         let pieces = piece_ids(instance, model);
         let outcome = board.search_with_proof(budget, &mut logger, &pieces, &mut |v, h| {
-            let mut ids: Vec<u32> = board
+            let ids: Vec<u32> = board
                 .decode(v, h)
                 .pieces()
                 .filter_map(|p| model.placements.binary_search(&p).ok())
                 .map(|id| id as u32)
                 .collect();
-            ids.sort_unstable();
-            if ruled_out == Some(ids.as_slice()) {
-                Control::Continue
-            } else {
-                other = Some(ids);
-                Control::Stop
-            }
+            judge(ruled_out, ids, &mut other)
         });
         // The path gives up on boards it finds hard: the general search goes on from
         // the same proof (its nogoods stay true).
@@ -225,14 +219,7 @@ fn prove_member(
         None => {
             let outcome =
                 native::search_with_proof(model, options, budget, &mut logger, &mut |ids| {
-                    let mut ids = ids.to_vec();
-                    ids.sort_unstable();
-                    if ruled_out == Some(ids.as_slice()) {
-                        Control::Continue
-                    } else {
-                        other = Some(ids);
-                        Control::Stop
-                    }
+                    judge(ruled_out, ids.to_vec(), &mut other)
                 });
             outcome.ending
         }
@@ -278,4 +265,17 @@ fn piece_ids(instance: &Instance, model: &model::Model) -> Vec<u32> {
         ids[slot] = id as u32;
     }
     ids
+}
+
+/// What a search that logs a proof does with a tiling it reaches: the one tiling the
+/// formula rules out goes on; any other is kept as `other`, since it contradicts the
+/// claim, and ends the search.
+fn judge(ruled_out: Option<&[u32]>, mut ids: Vec<u32>, other: &mut Option<Vec<u32>>) -> Control {
+    ids.sort_unstable();
+    if ruled_out == Some(ids.as_slice()) {
+        Control::Continue
+    } else {
+        *other = Some(ids);
+        Control::Stop
+    }
 }
