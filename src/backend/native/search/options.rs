@@ -41,6 +41,11 @@ pub struct SearchOptions {
     /// frames above them: shallow nodes root the large subtrees where a pruned
     /// candidate saves the most, and the filter costs a pass over the whole board.
     pub matching_depth: usize,
+    /// The matching filter's SCC pass looks at about this many uncovered cells around
+    /// what changed since its last call, the rest of the board contracted to one
+    /// vertex; 0: the whole board at every call. Its cost per node then does not grow
+    /// with the board; what it misses lies far from the change.
+    pub matching_region: usize,
     /// When `matching` is off: run the matching filter once at the root, on boards of at
     /// least `matching_root_min_cells` cells. One pass over the board refutes there many
     /// boards that every cheap check passes.
@@ -89,6 +94,7 @@ impl Default for SearchOptions {
             cache_words: 1 << 23,
             matching: false,
             matching_depth: usize::MAX,
+            matching_region: 2048,
             matching_root: true,
             matching_root_min_cells: 200,
             matching_share: 0,

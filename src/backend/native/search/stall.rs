@@ -4,7 +4,7 @@
 
 use super::Search;
 use crate::backend::Budget;
-use crate::backend::native::matching::Filtered;
+use crate::backend::native::matching::{Filtered, Graph};
 
 /// What exploring one component of the candidate graph found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -349,18 +349,26 @@ impl<'a> Search<'a> {
     /// uncovered cells and settles the consequences.
     pub(super) fn apply_matching(&mut self, budget: &Budget) -> Filter {
         self.matching_calls += 1;
-        self.matching_work += MATCHING_COST_PER_CELL * self.lay.cells as u64;
         let stop = || budget.expired();
-        match self
-            .matcher
-            .filter(self.lay, &self.active, &self.covered, &stop)
-        {
+        let graph = Graph {
+            lay: self.lay,
+            active: &self.active,
+            covered: &self.covered,
+            trail: &self.trail,
+        };
+        let (outcome, work) = self.matcher.filter(
+            &graph,
+            self.matching_since,
+            self.options.matching_region,
+            &stop,
+        );
+        self.matching_since = self.trail.len();
+        self.matching_work += work;
+        match outcome {
             Filtered::Stopped => Filter::Stopped,
             Filtered::Dead => {
                 if let Some(proof) = self.proof.as_deref_mut() {
-                    let (short, neighbours) =
-                        self.matcher
-                            .hall_violator(self.lay, &self.active, &self.covered);
+                    let (short, neighbours) = self.matcher.hall_violator(&graph);
                     proof.hall_set(&short, &neighbours);
                 }
                 Filter::Dead
@@ -368,10 +376,7 @@ impl<'a> Search<'a> {
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
             Filtered::Delete(doomed) => {
                 if let Some(proof) = self.proof.as_deref_mut() {
-                    let sets =
-                        self.matcher
-                            .tight_sets(self.lay, &self.active, &self.covered, &doomed);
-                    for (tight, neighbours) in sets {
+                    for (tight, neighbours) in self.matcher.tight_sets(&graph, &doomed) {
                         proof.hall_set(&tight, &neighbours);
                     }
                 }

@@ -43,6 +43,8 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) cache_decisions: rustc_hash::FxHashMap<Box<[u64]>, Box<[u32]>>,
     pub(super) flow: Transport,
     pub(super) matcher: Matching,
+    /// Trail entries below this are as the matching filter last saw them.
+    pub(super) matching_since: usize,
     pub(super) left_scratch: Vec<i32>,
     pub(super) right_scratch: Vec<i32>,
     pub(super) rng: u64,
@@ -108,6 +110,7 @@ impl<'a> Search<'a> {
             cache_decisions: rustc_hash::FxHashMap::default(),
             flow: Transport::default(),
             matcher: Matching::default(),
+            matching_since: 0,
             left_scratch: Vec::new(),
             right_scratch: Vec::new(),
             rng: 0x2545_F491_4F6C_DD1D,
@@ -214,6 +217,7 @@ impl<'a> Search<'a> {
     pub(super) fn undo_to(&mut self, mark: usize) {
         let lay = self.lay;
         self.undone += self.trail.len().saturating_sub(mark) as u64;
+        self.matching_since = self.matching_since.min(mark);
         while self.trail.len() > mark {
             let Some(op) = self.trail.pop() else { break };
             let p = op >> 1;

@@ -1,0 +1,61 @@
+//! The debug-build twin of the incremental filter: after every call, on boards of up
+//! to [`TWIN_MAX_CELLS`] cells, the kept matching is checked to be a valid matching
+//! whose unmatched cells are all on the free list, and the outcome is compared with a
+//! filter that starts from nothing and looks at the whole board.
+//!
+//! Both must agree on `Dead` (the matching is exact). A region pass may delete less
+//! than the whole-board pass, never more; a whole-board pass deletes the same.
+
+use rustc_hash::FxHashSet;
+
+use super::{Filtered, Graph, Matching, NONE};
+
+/// Larger boards skip the twin, so that the tests' large boards stay quick; planted
+/// 16×16 to 32×32 boards are checked at every call.
+const TWIN_MAX_CELLS: usize = 1024;
+
+pub(super) fn check(kept: &Matching, g: &Graph, outcome: &Filtered, whole: bool) {
+    if g.lay.cells > TWIN_MAX_CELLS {
+        return;
+    }
+    for c in (0..g.lay.cells as u32).filter(|&c| g.open(c)) {
+        let p = kept.mate[c as usize];
+        if p == NONE {
+            assert!(
+                kept.free.contains(&c),
+                "free cell {c} is not on the free list"
+            );
+            continue;
+        }
+        assert!(
+            g.active[p as usize],
+            "cell {c} is matched to a deleted candidate"
+        );
+        assert_eq!(kept.mate[g.other(p, c) as usize], p, "the mate of cell {c}");
+    }
+    let mut scratch = Matching::default();
+    scratch.sync(g, 0);
+    let (fresh, _) = scratch.filter_synced(g, true, 0, &|| false);
+    match (outcome, &fresh) {
+        (Filtered::Dead, Filtered::Dead) => {}
+        (Filtered::Delete(kept_doomed), Filtered::Delete(all_doomed)) => {
+            let all: FxHashSet<u32> = all_doomed.iter().copied().collect();
+            for p in kept_doomed {
+                assert!(
+                    all.contains(p),
+                    "the incremental filter deleted candidate {p}, which is in a tiling"
+                );
+            }
+            if whole {
+                assert_eq!(
+                    kept_doomed.len(),
+                    all.len(),
+                    "a whole-board pass missed candidates in no tiling"
+                );
+            }
+        }
+        (kept, fresh) => {
+            panic!("the incremental filter found {kept:?}, the filter from scratch {fresh:?}")
+        }
+    }
+}
