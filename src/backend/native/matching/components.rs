@@ -24,14 +24,11 @@ impl Matching {
         }
     }
 
-    /// The region: up to about `limit` uncovered cells nearest (breadth first along
-    /// live candidates) to the cells the trail changed since the last call. Returns
-    /// false when the change itself is that large, and the whole board was taken.
-    pub(super) fn region_around_changes(&mut self, g: &Graph, limit: usize) -> bool {
-        if self.dirty.len() >= limit {
-            self.whole_region(g);
-            return false;
-        }
+    /// The region: the uncovered cells the trail changed since the last call (or the
+    /// uncovered neighbours of those it covered), and about `limit` more nearest to
+    /// them, breadth first along live candidates. Its size is that of the change plus a
+    /// constant: the search paid for the change already.
+    pub(super) fn region_around_changes(&mut self, g: &Graph, limit: usize) {
         let epoch = self.next_epoch(g.lay.cells);
         self.queue.clear();
         for k in 0..self.dirty.len() {
@@ -50,8 +47,9 @@ impl Matching {
                 }
             }
         }
+        let size = self.queue.len() + limit;
         let mut head = 0;
-        while head < self.queue.len() && self.queue.len() < limit {
+        while head < self.queue.len() && self.queue.len() < size {
             let x = self.queue[head];
             head += 1;
             for &p in g.lay.places_at(x) {
@@ -82,7 +80,6 @@ impl Matching {
                 self.entered.push(w);
             }
         }
-        true
     }
 
     /// Whether even cell `c` is in the region (else it is the contracted vertex).

@@ -182,12 +182,11 @@ impl Matching {
             Some(false) => return (Filtered::Dead, true),
             None => return (Filtered::Stopped, whole),
         }
-        let whole = if whole {
+        if whole {
             self.whole_region(graph);
-            true
         } else {
-            !self.region_around_changes(graph, region)
-        };
+            self.region_around_changes(graph, region);
+        }
         match self.doomed(graph, stop) {
             Some(doomed) => (Filtered::Delete(doomed), whole),
             None => (Filtered::Stopped, whole),

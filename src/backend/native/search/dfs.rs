@@ -69,7 +69,7 @@ impl<'a> Search<'a> {
             && self.uncovered > 0
             && lay.cells >= self.options.matching_root_min_cells
         {
-            root_alive = self.stall_checks_pass(None);
+            root_alive = self.stall_checks_pass(None, false);
             if !root_alive {
                 self.log_dead_end(&[]);
             }
@@ -195,7 +195,8 @@ impl<'a> Search<'a> {
                     }
                     break;
                 }
-                if !self.stall_checks_pass(since) {
+                let matching_follows = self.matching_due(frames.len());
+                if !self.stall_checks_pass(since, matching_follows) {
                     if self.proof.is_some() {
                         self.log_dead_end(&decisions(&frames));
                     }
@@ -212,7 +213,7 @@ impl<'a> Search<'a> {
                         self.failures_total += 1;
                         break;
                     }
-                    // A pass over the board each: a portfolio member told to stop
+                    // A filter call each: a portfolio member told to stop
                     // should not finish the round.
                     Filter::Stopped => return Some(Ending::Timeout),
                     Filter::Changed if budget.stopped() => return Some(Ending::Timeout),

@@ -39,12 +39,14 @@ pub struct SearchOptions {
     pub matching: bool,
     /// Run the matching filter only at nodes with at most this many open branching
     /// frames above them: shallow nodes root the large subtrees where a pruned
-    /// candidate saves the most, and the filter costs a pass over the whole board.
+    /// candidate saves the most.
     pub matching_depth: usize,
     /// The matching filter's SCC pass looks at about this many uncovered cells around
     /// what changed since its last call, the rest of the board contracted to one
-    /// vertex; 0: the whole board at every call. Its cost per node then does not grow
-    /// with the board; what it misses lies far from the change.
+    /// vertex; 0: the whole board at every call. Its cost per call is then that of the
+    /// change plus a constant, not the board's area; what it misses lies far from the
+    /// change. 256 was the best of 32 to 4,096 on planted 128×128 to 256×256 boards
+    /// (BENCHMARKS.md, issue 26).
     pub matching_region: usize,
     /// When `matching` is off: run the matching filter once at the root, on boards of at
     /// least `matching_root_min_cells` cells. One pass over the board refutes there many
@@ -56,14 +58,14 @@ pub struct SearchOptions {
     /// When `matching` is off: once the search has failed this many times (over all its
     /// descents), run the matching filter at every stall from then on; `u64::MAX`:
     /// never. A board that resists the search this long is one where the filter's
-    /// deletions pay for its pass over the board (the planted 128×128 boards, the 40×40
+    /// deletions pay for it (the planted 128×128 boards, the 40×40
     /// unsat boards whose LP relaxation is feasible).
     pub matching_after_failures: u64,
     /// When `matching` is off: run the matching filter at other stalls while the
     /// filter's work stays within this share of the search's (both counted in candidate updates, so the schedule is the same on
     /// every machine). 0 switches it off. The filter refutes at the root many boards
-    /// that every cheap check passes, and costs a pass over the whole board, which at
-    /// every node would dominate the search on large boards. In percent.
+    /// that every cheap check passes; its first call costs a pass over the whole board.
+    /// In percent.
     pub matching_share: u32,
     /// Once the search has failed this many times, start the LP refutation of the root
     /// (`farkas`) on a thread beside the search, which goes on without waiting for it;
@@ -94,7 +96,7 @@ impl Default for SearchOptions {
             cache_words: 1 << 23,
             matching: false,
             matching_depth: usize::MAX,
-            matching_region: 2048,
+            matching_region: 256,
             matching_root: true,
             matching_root_min_cells: 200,
             matching_share: 0,

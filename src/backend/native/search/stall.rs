@@ -27,16 +27,23 @@ pub(super) enum Filter {
     Stopped,
 }
 
-/// The matching filter's work per cell of the board, in candidate updates: it passes
-/// over every cell and candidate (Hopcroft–Karp repair, Tarjan), a few times what one
-/// trail entry costs.
+/// The matching filter's work per cell of the board, in candidate updates, when it
+/// passes over every cell and candidate (its first call: Hopcroft–Karp, Tarjan): a few
+/// times what one trail entry costs. Later calls are priced at the mean so far.
 pub(super) const MATCHING_COST_PER_CELL: u64 = 4;
 
 impl<'a> Search<'a> {
     /// The checks run when propagation stalls, before branching, on what changed since
     /// trail position `since` (`None` at the root: everything). A cache hit counts as a
-    /// failed check: the subtree was already proved empty.
-    pub(super) fn stall_checks_pass(&mut self, since: Option<usize>) -> bool {
+    /// failed check: the subtree was already proved empty. When the matching filter
+    /// follows (`matching_follows`), the colour check is left to it: an unbalanced
+    /// component has no perfect matching, and the filter finds that in the cells the
+    /// change touched, where the colour check may explore two large components whole.
+    pub(super) fn stall_checks_pass(
+        &mut self,
+        since: Option<usize>,
+        matching_follows: bool,
+    ) -> bool {
         // The incremental checks look only at what changed since the parent. Debug
         // builds (the tests) compare each rejection with the whole-board check: a node
         // rejected incrementally must fail from scratch too, or solutions would be lost.
@@ -50,7 +57,7 @@ impl<'a> Search<'a> {
                 return false;
             }
         }
-        if self.options.colour_balance {
+        if self.options.colour_balance && !matching_follows {
             let balanced = match since {
                 Some(since) => self.colour_ok(since),
                 None => self.colour_ok_everywhere(),
@@ -331,7 +338,10 @@ impl<'a> Search<'a> {
             return false;
         }
         let search_work = self.undone + self.trail.len() as u64;
-        let cost = MATCHING_COST_PER_CELL * self.lay.cells as u64;
+        let cost = match self.matching_calls {
+            0 => MATCHING_COST_PER_CELL * self.lay.cells as u64,
+            calls => self.matching_work / calls,
+        };
         (self.matching_work + cost).saturating_mul(100)
             <= u64::from(self.options.matching_share).saturating_mul(search_work)
     }
