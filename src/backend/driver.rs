@@ -172,10 +172,13 @@ impl Compiled {
             Compiled::Model(model) => search(model, backend, limit, budget, &mut |ids| {
                 each(Found::Placements(std::borrow::Cow::Borrowed(ids)))
             }),
-            Compiled::Small(board) => Ok((
-                board.search(limit, budget, &mut |v, h| each(Found::Masks(v, h))),
-                None,
-            )),
+            Compiled::Small(board) => {
+                let mut outcome = board.search(limit, budget, &mut |v, h| each(Found::Masks(v, h)));
+                if matches!(outcome.ending, Ending::Exhausted | Ending::Stopped) {
+                    outcome.counters.winner = backend.small_board_winner().map(str::to_string);
+                }
+                Ok((outcome, None))
+            }
         }
     }
 

@@ -364,6 +364,12 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// Who answers when [`Backend::small_board`] gave a board and its search decided:
+    /// named as a portfolio's winner (`None`: the backend itself).
+    fn small_board_winner(&self) -> Option<&str> {
+        None
+    }
+
     /// Counts solutions without enumerating them, for backends that can (the frontier
     /// DP); `None` means count by enumeration through [`Backend::solve`].
     fn count(&self, _model: &Model, _budget: &Budget) -> Option<Result<ExactCount, BackendError>> {

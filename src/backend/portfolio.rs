@@ -183,6 +183,22 @@ impl Backend for Portfolio {
         Families::Colour
     }
 
+    /// The first member's small-board path, when it has one for this board: a game
+    /// board is decided in microseconds, before a thread could start, and compiling the
+    /// general model for the race took five times as long as the answer. A board the
+    /// path gives up on comes back to [`Portfolio::solve`], where the members race.
+    fn small_board(
+        &self,
+        instance: &crate::puzzle::Instance,
+        families: Option<Families>,
+    ) -> Option<crate::backend::native::small::Board> {
+        self.members.first()?.small_board(instance, families)
+    }
+
+    fn small_board_winner(&self) -> Option<&str> {
+        self.members.first().map(|m| m.name())
+    }
+
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         if self.members.is_empty() {
             return Err(BackendError::Failed {

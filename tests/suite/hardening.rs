@@ -885,6 +885,38 @@ fn a_portfolio_sets_aside_a_lying_or_unreadable_member() {
     );
 }
 
+/// A game board goes to the portfolio's first member's small-board path, which answers
+/// before a thread could start: the same answers as native, on every game board, with the
+/// member named as the winner; the counts agree too.
+#[test]
+fn a_portfolio_takes_its_first_members_small_board_path() {
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/models/game.jsonl");
+    let run = |backend: &str, command: &str| {
+        let out = dominofit()
+            .args([command, game, "--format", "json", "--backend", backend])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        crate::common::schema::validated_lines(command, &out.stdout)
+    };
+    let native = run("native", "solve");
+    let portfolio = run("portfolio", "solve");
+    assert_eq!(native.len(), 60);
+    assert_eq!(portfolio.len(), native.len());
+    for (n, p) in native.iter().zip(&portfolio) {
+        assert_eq!(p["status"], n["status"], "{p}");
+        assert_eq!(p["solutions"], n["solutions"], "{p}");
+        assert_eq!(p["stats"]["winner"], "native", "{p}");
+    }
+    let counted = |lines: &[serde_json::Value]| -> Vec<String> {
+        lines.iter().map(|l| l["count"].to_string()).collect()
+    };
+    assert_eq!(
+        counted(&run("portfolio", "count")),
+        counted(&run("native", "count"))
+    );
+}
+
 /// An undecided portfolio names no winner: nobody won.
 #[test]
 fn an_unknown_portfolio_has_no_winner() {
