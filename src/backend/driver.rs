@@ -65,6 +65,17 @@ pub struct Report {
 /// `count` to count beyond it).
 pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
 
+/// Most pieces, over all the solutions `run` keeps, of boards beyond the small-board
+/// path: the memory they take is bounded before the search starts (a 128×128 tiling
+/// has 8,192 pieces, and a million of them did not fit), and so is the time to decode
+/// and verify them after the search stops.
+pub const MAX_STORED_PIECES: usize = 8_000_000;
+
+/// Whether `solutions` tilings of `pieces` pieces in all fill what `run` keeps.
+pub fn storage_full(solutions: usize, pieces: usize) -> bool {
+    solutions >= MAX_STORED_SOLUTIONS || pieces >= MAX_STORED_PIECES
+}
+
 /// Decodes placement ids into a tiling.
 pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
     Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
@@ -226,11 +237,15 @@ pub fn run(
     let (mut outcome, mut reason) = (None, None);
     for _ in 0..2 {
         found.clear();
+        let mut pieces = 0;
         let (searched, why) = compiled.search(backend, limit, &budget, &mut |tiling| {
+            if let Found::Placements(ids) = &tiling {
+                pieces += ids.len();
+            }
             found.push(tiling.into_owned());
             if limit != 0 && found.len() >= limit {
                 Control::Stop
-            } else if found.len() >= MAX_STORED_SOLUTIONS {
+            } else if storage_full(found.len(), pieces) {
                 capped = true;
                 Control::Stop
             } else {

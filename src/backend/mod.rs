@@ -16,8 +16,8 @@ pub mod sat;
 pub mod worker;
 
 pub use driver::{
-    CountReport, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
-    count, decode, median, run, run_repeated, run_streaming,
+    CountReport, MAX_STORED_PIECES, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd,
+    StreamedTiling, WARM_UP_CALLS, count, decode, median, run, run_repeated, run_streaming,
 };
 pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 

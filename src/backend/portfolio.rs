@@ -111,6 +111,7 @@ fn run_member(
     budget: &Budget,
 ) -> Finish {
     let mut found: Vec<Vec<PlacementId>> = Vec::new();
+    let mut pieces = 0;
     let mut wrong = None;
     let mut result = backend.solve(model, limit, budget, &mut |ids| {
         let tiling = super::decode(model, ids);
@@ -119,7 +120,9 @@ fn run_member(
             return Control::Stop;
         }
         found.push(ids.to_vec());
-        if (limit != 0 && found.len() >= limit) || found.len() >= super::MAX_STORED_SOLUTIONS {
+        pieces += ids.len();
+        if (limit != 0 && found.len() >= limit) || super::driver::storage_full(found.len(), pieces)
+        {
             Control::Stop
         } else {
             Control::Continue

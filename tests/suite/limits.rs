@@ -223,3 +223,31 @@ fn the_varisat_worker_runs_under_the_memory_limit() {
         "{stderr}"
     );
 }
+
+/// Keeping every tiling of a large board for printing is bounded by pieces, not only by
+/// tilings: `solve --limit 0` on an open 128×128 board ends `capped` once the kept
+/// tilings hold `MAX_STORED_PIECES` pieces (a million of them did not fit in memory, and
+/// decoding them outlived the time limit), for native and for the portfolio alike.
+#[test]
+fn kept_tilings_are_bounded_by_their_pieces() {
+    use dominofit::backend::{self, Ending, MAX_STORED_PIECES, Request};
+    let (open, _) = dominofit::puzzle::generate::planted_open(128, 128, 5, 0).unwrap();
+    let pieces_each = 128 * 128 / 2;
+    let request = Request {
+        limit: 0,
+        timeout: None,
+        families: None,
+    };
+    for name in ["native", "portfolio"] {
+        let solver = backend::by_name(name, &Default::default()).unwrap();
+        let report = backend::run(&open, solver.as_ref(), &request).unwrap();
+        assert_eq!(report.ending, Ending::Capped, "{name}");
+        assert!(!report.complete, "{name}");
+        let kept = report.solutions.len();
+        assert_eq!(kept, MAX_STORED_PIECES.div_ceil(pieces_each), "{name}");
+        let mut distinct = report.solutions.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), kept, "{name}: a tiling kept twice");
+    }
+}
