@@ -11,9 +11,9 @@ use crate::backend::{Budget, Control, Ending, Outcome, Sink};
 use crate::model::PlacementId;
 
 /// A branching point: the candidates for one cell and how far we got through them.
-pub(super) struct Frame {
-    pub(super) cands: [u32; 4],
-    pub(super) count: u8,
+struct Frame {
+    cands: [u32; 4],
+    count: u8,
     next: u8,
     /// Trail length at the node, after its propagation.
     mark: usize,
@@ -237,7 +237,7 @@ impl<'a> Search<'a> {
                         frame.count += 1;
                     }
                 }
-                self.order_values(&mut frame, perturb);
+                self.order_values(&mut frame.cands[..usize::from(frame.count)], perturb);
                 frames.push(frame);
                 break;
             }

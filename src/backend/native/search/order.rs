@@ -2,7 +2,6 @@
 //! restart schedule.
 
 use super::Search;
-use super::dfs::Frame;
 
 /// After a restart, one branching decision in this many takes the second-best value.
 pub(super) const PERTURB_ONE_IN: u64 = 8;
@@ -28,15 +27,15 @@ impl<'a> Search<'a> {
     /// groups still need a larger share of their candidates go first: on planted boards
     /// that is what keeps column quotas reachable as the search moves down. After a
     /// restart the order of two candidates is swapped now and then, so that the runs
-    /// explore different parts of the tree.
-    pub(super) fn order_values(&mut self, frame: &mut Frame, perturb: bool) {
-        if !self.options.quota_ratio_order || frame.count < 2 {
+    /// explore different parts of the tree. `cands` are the live candidates (at most
+    /// four: the placements covering one cell).
+    pub(super) fn order_values(&mut self, cands: &mut [u32], perturb: bool) {
+        if !self.options.quota_ratio_order || cands.len() < 2 {
             return;
         }
         let lay = self.lay;
         let mut scored: [(f64, u32); 4] = [(0.0, 0); 4];
-        for k in 0..frame.count as usize {
-            let p = frame.cands[k];
+        for (k, &p) in cands.iter().enumerate() {
             let share = lay
                 .groups_of(p)
                 .iter()
@@ -44,14 +43,14 @@ impl<'a> Search<'a> {
                 .product::<f64>();
             scored[k] = (share, p);
         }
-        let scored = &mut scored[..frame.count as usize];
+        let scored = &mut scored[..cands.len()];
         // Stable on ties, so the board's own order decides them.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         if perturb && self.next_random().is_multiple_of(PERTURB_ONE_IN) {
             scored.swap(0, 1);
         }
-        for (k, &(_, p)) in scored.iter().enumerate() {
-            frame.cands[k] = p;
+        for (slot, &(_, p)) in cands.iter_mut().zip(scored.iter()) {
+            *slot = p;
         }
     }
 
