@@ -204,7 +204,13 @@ impl<'a> Search<'a> {
                     self.failures_total += 1;
                     break;
                 }
-                match self.matching_filter(frames.len(), budget) {
+                // The filter when due, as decided above for the colour check.
+                let filtered = if matching_follows {
+                    self.apply_matching(budget)
+                } else {
+                    Filter::Unchanged
+                };
+                match filtered {
                     Filter::Dead => {
                         if self.proof.is_some() {
                             self.log_dead_end(&decisions(&frames));

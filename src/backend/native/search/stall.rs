@@ -346,15 +346,6 @@ impl<'a> Search<'a> {
             <= u64::from(self.options.matching_share).saturating_mul(search_work)
     }
 
-    /// Régin's filter when it is due: deletes the candidates in no perfect matching of
-    /// the uncovered cells and settles the consequences.
-    pub(super) fn matching_filter(&mut self, depth: usize, budget: &Budget) -> Filter {
-        if !self.matching_due(depth) {
-            return Filter::Unchanged;
-        }
-        self.apply_matching(budget)
-    }
-
     /// Régin's filter now: deletes the candidates in no perfect matching of the
     /// uncovered cells and settles the consequences.
     pub(super) fn apply_matching(&mut self, budget: &Budget) -> Filter {
