@@ -8,6 +8,7 @@ use num_bigint::BigUint;
 
 use super::{
     Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, Status, native,
+    storage_full,
 };
 use crate::model::{self, Families, Model, PlacementId};
 use crate::puzzle::verify::{Violation, verify};
@@ -59,21 +60,6 @@ pub struct Report {
     pub ending: Ending,
     /// The words of the infeasibility proof when clue inversion alone decided.
     pub reason: Option<String>,
-}
-
-/// Most solutions `run` keeps for printing; a larger enumeration ends `Capped` (use
-/// `count` to count beyond it).
-pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
-
-/// Most pieces, over all the solutions `run` keeps, of boards beyond the small-board
-/// path: the memory they take is bounded before the search starts (a 128×128 tiling
-/// has 8,192 pieces, and a million of them did not fit), and so is the time to decode
-/// and verify them after the search stops.
-pub const MAX_STORED_PIECES: usize = 8_000_000;
-
-/// Whether `solutions` tilings of `pieces` pieces in all fill what `run` keeps.
-pub fn storage_full(solutions: usize, pieces: usize) -> bool {
-    solutions >= MAX_STORED_SOLUTIONS || pieces >= MAX_STORED_PIECES
 }
 
 /// Decodes placement ids into a tiling.

@@ -16,8 +16,8 @@ pub mod sat;
 pub mod worker;
 
 pub use driver::{
-    CountReport, MAX_STORED_PIECES, MAX_STORED_SOLUTIONS, Report, Request, StreamEnd,
-    StreamedTiling, WARM_UP_CALLS, count, decode, median, run, run_repeated, run_streaming,
+    CountReport, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS, count, decode, median,
+    run, run_repeated, run_streaming,
 };
 pub use registry::{Capabilities, DEFAULT_PORTFOLIO, LookupError, by_name};
 
@@ -28,6 +28,21 @@ use serde::Serialize;
 
 use crate::model::{Families, Model, PlacementId};
 use crate::puzzle::verify::Violation;
+
+/// Most solutions `run` keeps for printing; a larger enumeration ends `Capped` (use
+/// `count` to count beyond it).
+pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
+
+/// Most pieces, over all the solutions `run` keeps, of boards beyond the small-board
+/// path: the memory they take is bounded before the search starts (a 128×128 tiling
+/// has 8,192 pieces, and a million of them did not fit), and so is the time to decode
+/// and verify them after the search stops.
+pub const MAX_STORED_PIECES: usize = 8_000_000;
+
+/// Whether `solutions` tilings of `pieces` pieces in all fill what `run` keeps.
+pub fn storage_full(solutions: usize, pieces: usize) -> bool {
+    solutions >= MAX_STORED_SOLUTIONS || pieces >= MAX_STORED_PIECES
+}
 
 /// What the sink tells a backend after each solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -121,8 +121,7 @@ fn run_member(
         }
         found.push(ids.to_vec());
         pieces += ids.len();
-        if (limit != 0 && found.len() >= limit) || super::driver::storage_full(found.len(), pieces)
-        {
+        if (limit != 0 && found.len() >= limit) || super::storage_full(found.len(), pieces) {
             Control::Stop
         } else {
             Control::Continue
