@@ -66,6 +66,7 @@ pub mod interrupt;
 pub mod lower;
 pub mod memory;
 pub mod model;
+pub mod process;
 pub mod puzzle;
 pub mod race;
 pub mod usage;

@@ -427,7 +427,12 @@ fn worker(py: Python<'_>, args: Vec<String>) -> i32 {
     let solved = py.detach(|| {
         let stdin = std::io::stdin().lock();
         let stdout = std::io::stdout().lock();
-        dominofit::backend::worker::main(backend, stdin, stdout)
+        dominofit::backend::worker::main(
+            backend,
+            dominofit::backend::registry::build_builtin,
+            stdin,
+            stdout,
+        )
     });
     match solved {
         Ok(()) => 0,

@@ -257,7 +257,7 @@ pub enum BackendError {
         backend: String,
         /// What kept the program from answering.
         #[source]
-        source: external::RunError,
+        source: crate::process::RunError,
     },
     /// An external program's answer was not taken (a crash, no verdict, a malformed
     /// model).

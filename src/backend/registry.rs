@@ -233,6 +233,35 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name == name)
 }
 
+/// The built-in backend of a name, built: what a worker process runs
+/// ([`super::worker::Builder`]).
+pub fn build_builtin(name: &str, options: &BackendOptions) -> Option<Box<dyn Backend>> {
+    builtin(name).map(|b| b.build(options))
+}
+
+/// The external programs that join the registry: every descriptor read
+/// ([`external::read_descriptors`]) whose name no built-in backend holds, in this build
+/// or another; one that takes such a name is reported with the broken ones, so that a
+/// feature compiled in later never changes what a user's descriptor means.
+pub fn descriptors() -> external::Descriptors {
+    let mut all = external::read_descriptors();
+    let reserved: Vec<String> = all
+        .found
+        .keys()
+        .filter(|name| is_reserved(name))
+        .cloned()
+        .collect();
+    for name in reserved {
+        all.found.remove(&name);
+        let path = all.origins.remove(&name).unwrap_or_default();
+        all.broken.push(external::DescriptorError::Invalid {
+            path,
+            message: format!("`{name}` is the name of a built-in backend"),
+        });
+    }
+    all
+}
+
 /// Whether `name` is a built-in backend's, in this build or another.
 pub fn is_reserved(name: &str) -> bool {
     ALL_BUILTIN_NAMES.contains(&name) || builtin(name).is_some()
@@ -282,7 +311,7 @@ pub fn lookup(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, 
         Ok(backend) => Ok(backend),
         Err(unknown @ LookupError::Unknown { .. }) => {
             let mut names: Vec<String> = BUILTINS.iter().map(|b| b.name.to_string()).collect();
-            let descriptors = external::descriptors();
+            let descriptors = descriptors();
             names.extend(descriptors.found.into_keys());
             let mut message = format!(
                 "{unknown}; available: {} (see `dominofit backends`), and NAME:ENCODING for SAT \
@@ -334,7 +363,7 @@ pub fn by_name(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>,
     if let Some(builtin) = builtin(name) {
         return Ok(builtin.build(options));
     }
-    let descriptors = external::descriptors();
+    let descriptors = descriptors();
     descriptors
         .found
         .get(name)

@@ -23,9 +23,9 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -34,15 +34,13 @@ use crate::backend::{
     Backend, BackendError, BackendOptions, Budget, Control, Counters, Ending, Outcome, SolveResult,
 };
 use crate::model::{Families, Model, PlacementId};
+use crate::process::{Conversation, Heard, POLL, RunError};
 
 /// The command that starts a worker (program and leading arguments), once registered.
 static COMMAND: OnceLock<Vec<OsString>> = OnceLock::new();
 
 /// Set in a worker process itself: its backends solve in-process.
 static INSIDE: AtomicBool = AtomicBool::new(false);
-
-/// How often the parent looks at the deadline, a stop and an interrupt while it waits.
-const POLL: Duration = Duration::from_millis(20);
 
 /// How long a worker told to stop has to send its counters before it is killed.
 const STOP_GRACE: Duration = Duration::from_millis(200);
@@ -105,13 +103,22 @@ enum ErrorKind {
     Failed,
 }
 
-/// The child's side: reads the task, solves it in-process and reports each tiling, until
-/// the parent stops asking or the search ends. Nothing on standard output but the lines
-/// of the protocol.
+/// Builds the built-in backend of a name (the registry's `build_builtin`): given by the
+/// caller, since the registry sits above the engines that use workers.
+pub type Builder = fn(&str, &BackendOptions) -> Option<Box<dyn Backend>>;
+
+/// The child's side: reads the task, solves it in-process with the backend `build`
+/// makes, and reports each tiling, until the parent stops asking or the search ends.
+/// Nothing on standard output but the lines of the protocol.
 ///
 /// # Errors
 /// The pipes fail, or the task is not one the parent writes.
-pub fn main(backend: &str, mut input: impl BufRead, mut out: impl Write) -> std::io::Result<()> {
+pub fn main(
+    backend: &str,
+    build: Builder,
+    mut input: impl BufRead,
+    mut out: impl Write,
+) -> std::io::Result<()> {
     INSIDE.store(true, Ordering::SeqCst);
     let bad = |e: &dyn std::fmt::Display| std::io::Error::other(format!("worker task: {e}"));
     let mut line = String::new();
@@ -126,12 +133,11 @@ pub fn main(backend: &str, mut input: impl BufRead, mut out: impl Write) -> std:
         crate::puzzle::parse::parse_given_instances(&task.instance.to_string(), "<task>", "task")
             .map_err(|e| bad(&e))?;
     let [instance] = <[_; 1]>::try_from(instances).map_err(|_| bad(&"not one instance"))?;
-    let solver = crate::backend::registry::builtin(backend)
-        .ok_or_else(|| bad(&"unknown backend"))?
-        .build(&BackendOptions {
-            encoding,
-            ..BackendOptions::default()
-        });
+    let options = BackendOptions {
+        encoding,
+        ..BackendOptions::default()
+    };
+    let solver = build(backend, &options).ok_or_else(|| bad(&"unknown backend"))?;
     let model = crate::model::compile(&instance, families);
     let mut broken: Option<std::io::Error> = None;
     let say = |out: &mut dyn Write, said: &Said| -> std::io::Result<()> {
@@ -222,41 +228,21 @@ pub(super) fn solve(
         instance: serde_json::from_str(&model.instance.to_json())
             .map_err(|e| failed(format!("cannot describe the board to the worker: {e}")))?,
     };
-    let started = crate::interrupt::spawn(
-        start(command, &["worker-solve".as_ref(), backend.name().as_ref()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    );
-    let (mut child, group) = match started {
-        Ok(started) => started,
-        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
-            return Err(BackendError::Interrupted);
-        }
+    let started = Conversation::start(start(
+        command,
+        &["worker-solve".as_ref(), backend.name().as_ref()],
+    ));
+    let mut worker = match started {
+        Ok(worker) => worker,
+        Err(RunError::Interrupted) => return Err(BackendError::Interrupted),
         Err(e) => return Err(failed(format!("cannot start the worker process: {e}"))),
     };
-    let mut replies = child.stdin.take();
-    let stderr_rx = tail(child.stderr.take());
-    let (tx, rx) = mpsc::channel::<String>();
-    if let Some(stdout) = child.stdout.take() {
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-    }
-    let sent = replies.as_mut().map(|r| {
-        serde_json::to_writer(&mut *r, &task)
-            .map_err(std::io::Error::from)
-            .and_then(|()| r.write_all(b"\n"))
-            .and_then(|()| r.flush())
-    });
+    let sent = serde_json::to_vec(&task)
+        .map_err(std::io::Error::from)
+        .and_then(|task| worker.say(&task));
     let mut ended = match sent {
-        Some(Ok(())) => None,
-        _ => Some(Err(failed("the worker process stopped listening".into()))),
+        Ok(()) => None,
+        Err(_) => Some(Err(failed("the worker process stopped listening".into()))),
     };
     // Set once the sink took its last tiling: the worker is told to stop, and its last
     // line (its counters) is waited for only briefly, since the answer is already known.
@@ -278,10 +264,10 @@ pub(super) fn solve(
         let slice = budget.deadline.map_or(POLL, |d| {
             d.saturating_duration_since(Instant::now()).min(POLL)
         });
-        let line = match rx.recv_timeout(slice) {
-            Ok(line) => line,
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
+        let line = match worker.listen(slice) {
+            Heard::Line(line) => line,
+            Heard::Nothing => continue,
+            Heard::Closed => {
                 ended = Some(Err(failed(
                     "the worker process stopped without an answer".into(),
                 )));
@@ -306,14 +292,11 @@ pub(super) fn solve(
                     stopping = Some(Instant::now());
                 }
                 let reply: &[u8] = match wanted {
-                    Control::Continue => b"more\n",
-                    Control::Stop => b"stop\n",
+                    Control::Continue => b"more",
+                    Control::Stop => b"stop",
                 };
-                let asked = replies
-                    .as_mut()
-                    .map(|r| r.write_all(reply).and_then(|()| r.flush()));
-                match (asked, wanted) {
-                    (Some(Ok(())), _) => None,
+                match (worker.say(reply), wanted) {
+                    (Ok(()), _) => None,
                     (_, Control::Stop) => Some(Ok(Outcome {
                         ending: Ending::Stopped,
                         counters: counters.clone(),
@@ -346,39 +329,26 @@ pub(super) fn solve(
             })),
         };
     }
-    // Killing the group (the guard's drop) frees the core whatever the worker was doing.
-    drop(replies);
-    drop(group);
-    // Reaped by `wait4`, so that a race sees the worker's peak memory.
-    if crate::usage::wait_child(child.id() as i32).is_none() {
-        let _ = child.wait();
-    }
-    let stderr = stderr_rx
-        .recv_timeout(Duration::from_secs(2))
-        .unwrap_or_default();
+    // Killing the group frees the core whatever the worker was doing.
+    let gone = worker.end();
+    let stderr = gone.stderr.as_str();
     let ended = match ended {
         Some(ended) => ended,
         None => Err(failed("the worker process ended without an answer".into())),
     };
-    let ended = match ended {
-        Err(BackendError::Failed { .. })
-            if crate::memory::limit().is_some() && crate::memory::says_out_of_memory(&stderr) =>
-        {
-            Err(BackendError::Run {
-                backend: name.to_string(),
-                source: crate::backend::external::RunError::Memout {
-                    limit_mib: crate::memory::limit().unwrap_or(0) >> 20,
-                },
-            })
-        }
-        Err(BackendError::Failed { message, .. }) if !stderr.trim().is_empty() => {
+    let ended = match (ended, gone.memout()) {
+        (Err(BackendError::Failed { .. }), Some(memout)) => Err(BackendError::Run {
+            backend: name.to_string(),
+            source: memout,
+        }),
+        (Err(BackendError::Failed { message, .. }), None) if !stderr.trim().is_empty() => {
             let said = stderr.trim().lines().last().unwrap_or_default();
             Err(failed(format!(
                 "{message} ({})",
                 crate::escape::terminal(said)
             )))
         }
-        ended => ended,
+        (ended, _) => ended,
     };
     let decisive =
         matches!(&ended, Ok(o) if matches!(o.ending, Ending::Exhausted | Ending::Stopped));
@@ -421,25 +391,4 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
     known.winner = winner.or(known.winner);
     known.set_aside.extend(set_aside);
     known
-}
-
-/// The end of a pipe (standard error: what the worker says when an allocation fails),
-/// read to its end on a thread of its own.
-fn tail(pipe: Option<impl std::io::Read + Send + 'static>) -> mpsc::Receiver<String> {
-    const KEPT: usize = 16 * 1024;
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut tail = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n @ 1..) = pipe.read(&mut buffer) {
-                tail.extend_from_slice(&buffer[..n]);
-                if tail.len() > KEPT {
-                    tail.drain(..tail.len() - KEPT);
-                }
-            }
-        }
-        let _ = tx.send(String::from_utf8_lossy(&tail).into_owned());
-    });
-    rx
 }

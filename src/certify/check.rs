@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{KIND, Manifest, ProofSystem, VERSION, files};
-use crate::backend::external::{AnswerFormat, Descriptor, RunError, runner};
-use crate::lower::Format;
+use crate::process::{self, RunError};
 use crate::puzzle::parse::{InputError, parse_instances, parse_solutions};
 use crate::puzzle::verify::{Violation, verify};
 
@@ -170,32 +169,19 @@ impl Checker {
         proof: &Path,
         deadline: Option<Instant>,
     ) -> Result<Result<(), String>, CheckError> {
-        let descriptor = Descriptor {
-            name: self.name(),
-            about: String::new(),
-            reads: Format::Dimacs,
-            command: vec![
-                self.program.display().to_string(),
-                "{input}".to_string(),
-                "{output}".to_string(),
-            ],
-            time_limit: Vec::new(),
-            version: Vec::new(),
-            proof: Vec::new(),
-            answer: AnswerFormat::Competition,
-        };
-        let limits = runner::Limits {
+        let mut command = std::process::Command::new(&self.program);
+        command.arg(cnf).arg(proof);
+        let limits = process::Limits {
             deadline,
             stop: &|| false,
             max_stdout: 1 << 20,
             stdout_is_answer: false,
             scratch: None,
         };
-        let run =
-            runner::run(&descriptor, cnf, proof, limits).map_err(|source| CheckError::Checker {
-                checker: self.name(),
-                source,
-            })?;
+        let run = process::run(command, limits).map_err(|source| CheckError::Checker {
+            checker: self.name(),
+            source,
+        })?;
         if run.timed_out {
             return Ok(Err("the time limit ran out".to_string()));
         }

@@ -4,20 +4,17 @@
 //! (`proof = ["--no-binary", "{proof}"]` for CaDiCaL and Kissat), or varisat (its own
 //! DRAT output), run as a worker process of dominofit so that a deadline kills it; by
 //! default the first installed of CaDiCaL and Kissat, else varisat. Either way it is
-//! started through the external runner: process group, deadline with a grace period,
+//! started through [`crate::process`]: process group, deadline with a grace period,
 //! `--memory`, Ctrl-C.
 
 use std::path::Path;
 use std::time::Instant;
 
-use crate::backend::external::{self, Descriptor, RunError};
-use crate::lower::Format;
+use crate::backend::external::{self, Descriptor};
+use crate::process::{self, RunError};
 
 /// The provers `auto` tries, in order, before varisat.
 pub const AUTO: [&str; 2] = ["cadical", "kissat"];
-
-/// The placeholder of a descriptor's `proof` arguments for the proof file.
-pub const PROOF_SLOT: &str = "{proof}";
 
 /// Who proves.
 #[derive(Debug, Clone)]
@@ -78,7 +75,7 @@ impl Prover {
         if name == "auto" {
             return Ok(Prover::auto());
         }
-        let mut all = external::descriptors();
+        let mut all = crate::backend::registry::descriptors();
         let descriptor = all
             .found
             .remove(name)
@@ -93,7 +90,7 @@ impl Prover {
     /// external solvers are far ahead: unsat-32x32-s6604-2 took CaDiCaL 4.5 s and varisat
     /// more than 14 minutes (and a 3.4 GB proof).
     pub fn auto() -> Prover {
-        let mut all = external::descriptors();
+        let mut all = crate::backend::registry::descriptors();
         AUTO.iter()
             .filter_map(|name| all.found.remove(*name))
             .find(|d| !d.proof.is_empty() && external::probe(d).is_ok())
@@ -129,35 +126,35 @@ impl Prover {
         proof: &Path,
         deadline: Option<Instant>,
     ) -> Result<Verdict, ProveError> {
-        let descriptor = match self {
+        let (name, command) = match self {
             Prover::Native => {
                 return Err(ProveError::Failed(
                     "the native engine proves the board, not a CNF".to_string(),
                 ));
             }
             Prover::Varisat => match crate::backend::worker::command() {
-                Some(command) => worker_descriptor(command),
+                Some(command) => {
+                    let mut command = crate::backend::worker::start(command, &[]);
+                    command.arg("worker-prove").arg(cnf).arg(proof);
+                    ("varisat", command)
+                }
                 None => return prove_in_process(cnf, proof),
             },
-            Prover::External(d) => {
-                let mut d = d.clone();
-                // The proof file goes where the runner puts `{output}`: placeholders are
-                // expanded in one pass, so a path is never read as one.
-                d.command
-                    .extend(d.proof.iter().map(|a| a.replace(PROOF_SLOT, "{output}")));
-                d
-            }
+            Prover::External(d) => (
+                d.name.as_str(),
+                d.proving().command_line(cnf, proof, deadline),
+            ),
         };
         // A model line may list every variable.
         let max_stdout = 16 * vars as usize + (1 << 20);
-        let limits = external::runner::Limits {
+        let limits = process::Limits {
             deadline,
             stop: &|| false,
             max_stdout,
             stdout_is_answer: true,
             scratch: None,
         };
-        let run = external::runner::run(&descriptor, cnf, proof, limits)?;
+        let run = process::run(command, limits)?;
         if run.timed_out {
             return Ok(Verdict::Unknown("the time limit ran out".to_string()));
         }
@@ -173,12 +170,11 @@ impl Prover {
         }
         let tail: String = run.stderr.lines().last().unwrap_or_default().to_string();
         match run.status {
-            Some(status) if status.code().is_some() && said("s UNKNOWN") => Ok(Verdict::Unknown(
-                format!("{} answered UNKNOWN", descriptor.name),
-            )),
+            Some(status) if status.code().is_some() && said("s UNKNOWN") => {
+                Ok(Verdict::Unknown(format!("{name} answered UNKNOWN")))
+            }
             status => Err(ProveError::Failed(format!(
-                "{} gave no answer ({}){}",
-                descriptor.name,
+                "{name} gave no answer ({}){}",
                 status.map_or_else(|| "no exit status".to_string(), |s| s.to_string()),
                 if tail.is_empty() {
                     String::new()
@@ -187,25 +183,6 @@ impl Prover {
                 }
             ))),
         }
-    }
-}
-
-/// `COMMAND… worker-prove CNF PROOF`, speaking the SAT competition's `s` lines.
-fn worker_descriptor(command: &[std::ffi::OsString]) -> Descriptor {
-    let mut command: Vec<String> = command
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    command.extend(["worker-prove", "{input}", "{output}"].map(String::from));
-    Descriptor {
-        name: "varisat".to_string(),
-        about: String::new(),
-        reads: Format::Dimacs,
-        command,
-        time_limit: Vec::new(),
-        version: Vec::new(),
-        proof: Vec::new(),
-        answer: external::AnswerFormat::Competition,
     }
 }
 

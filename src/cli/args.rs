@@ -1,6 +1,14 @@
 //! The command line's shape: subcommands, their arguments and `--help` texts.
 
-use super::*;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use dominofit::encode::Encoding;
+
+use dominofit::model::Families;
 
 pub(super) const AFTER_HELP: &str = "\
 Files: an instance is one JSON object ({\"rows\", \"cols\", \"blocked\", \"row_clues\", \

@@ -1,8 +1,23 @@
 //! `solve --certify`, `check-certificate` and the `worker-prove` process.
 
+use super::args::*;
+use super::errors::UsageError;
+use super::files;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use dominofit::backend::Status;
+use dominofit::escape::terminal;
+
+use dominofit::puzzle::Instance;
+
 use std::time::Instant;
 
-use super::*;
 use dominofit::backend::Report;
 use dominofit::certify::check::{self, Checker};
 use dominofit::certify::{self, CertifyError, ProofSystem, Prover};

@@ -1,6 +1,22 @@
 //! `emit` (the model in a solver's file format) and `generate` (new boards).
 
-use super::*;
+use super::args::*;
+use super::errors::UsageError;
+use super::files;
+use super::progress::Progress;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use dominofit::escape::terminal;
+
+use dominofit::model;
+use dominofit::puzzle::Instance;
+use dominofit::puzzle::generate::{planted, planted_open};
+use dominofit::puzzle::parse::read_instances;
 
 /// Writes the emitted form of one instance to `out`.
 pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {

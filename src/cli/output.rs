@@ -51,14 +51,14 @@ pub fn solve_text(instance: &Instance, report: &Report) -> String {
     }
     out.push('\n');
     if report.solutions.is_empty() {
-        out.push_str(&super::picture(instance, None));
+        out.push_str(&super::show::picture(instance, None));
     }
     let many = report.solutions.len() > 1;
     for (k, solution) in report.solutions.iter().enumerate() {
         if many {
             out.push_str(&format!("solution {}:\n", k + 1));
         }
-        out.push_str(&super::picture(instance, Some(solution)));
+        out.push_str(&super::show::picture(instance, Some(solution)));
     }
     out
 }

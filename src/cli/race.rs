@@ -1,6 +1,20 @@
 //! `race`: backends against each other on workloads, with its report files.
 
-use super::*;
+use super::args::*;
+use super::errors::backend_named;
+use super::files;
+use super::progress::Progress;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+
+use dominofit::backend::{Backend, Request};
+use dominofit::escape::terminal;
+
+use dominofit::puzzle::parse::read_instances;
 
 /// The files `race --out` writes.
 pub(super) const RACE_FILES: [&str; 5] = [

@@ -3,7 +3,16 @@
 //! the same files in `schemas/`; a test keeps the two equal and validates real outputs
 //! against them.
 
-use super::*;
+use super::args::*;
+use super::errors::UsageError;
+use super::show;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use dominofit::escape::terminal;
 
 use dominofit::backend::{CountReport, Report, StreamEnd, StreamedTiling};
 use dominofit::certify::Manifest;

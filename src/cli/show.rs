@@ -1,6 +1,21 @@
 //! `show` (a board as text or SVG) and `backends` (what can solve).
 
-use super::*;
+use super::args::*;
+use super::errors::UsageError;
+use super::files;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+
+use dominofit::backend::{self, BackendOptions, Request, external};
+use dominofit::encode::Encoding;
+use dominofit::escape::terminal;
+
+use dominofit::puzzle::parse::{read_instances, read_solutions};
+use dominofit::puzzle::verify::verify;
+use dominofit::puzzle::{Instance, draw::draw};
 
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
@@ -116,7 +131,7 @@ pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
             encodings: encodings(builtin.capabilities),
         });
     }
-    let descriptors = external::descriptors();
+    let descriptors = backend::registry::descriptors();
     for (name, descriptor) in &descriptors.found {
         let capabilities = backend::by_name(name, &options)
             .map(|b| b.capabilities())

@@ -1,6 +1,21 @@
 //! `solve`, `count` and `verify`: workloads in, one answer per board out.
 
-use super::*;
+use super::args::*;
+use super::errors::{UsageError, backend_named};
+use super::output;
+use super::progress::Progress;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+use dominofit::backend::{self, Backend, BackendError, Request, Status};
+use dominofit::escape::terminal;
+
+use dominofit::puzzle::Instance;
+use dominofit::puzzle::parse::{read_instances, read_solutions};
+use dominofit::puzzle::verify::verify;
 
 /// What `solve` and `count` share: the backend, the boards and the request.
 fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Instance>, Request)> {
@@ -182,8 +197,8 @@ impl Tally {
         instance: &Instance,
         error: dominofit::certify::CertifyError,
     ) -> Result<()> {
-        use dominofit::backend::external::RunError;
         use dominofit::certify::{CertifyError, ProveError};
+        use dominofit::process::RunError;
         if matches!(
             error,
             CertifyError::Prove(ProveError::Run(RunError::Interrupted))

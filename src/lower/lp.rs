@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use super::format::{ROWS_PER_CHECK, into_string, stopped};
+use super::stream::{ROWS_PER_CHECK, into_string, stopped};
 use crate::model::{Line, Model};
 use crate::puzzle::Orientation;
 

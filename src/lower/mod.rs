@@ -11,6 +11,7 @@ pub mod mcc;
 pub mod mps;
 pub mod mzn;
 pub mod opb;
+mod stream;
 
 pub use format::{Format, UnknownFormat, WriteError};
 

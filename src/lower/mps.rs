@@ -6,8 +6,8 @@
 
 use std::io::Write;
 
-use super::format::{ROWS_PER_CHECK, into_string, stopped};
 use super::lp::{each_equality, variable_names};
+use super::stream::{ROWS_PER_CHECK, into_string, stopped};
 use crate::model::Model;
 
 /// One row: name, sense (`E` or `L`), right-hand side; its terms are in [`Rows`].

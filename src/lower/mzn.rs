@@ -6,8 +6,8 @@
 
 use std::io::Write;
 
-use super::format::{into_string, stopped};
 use super::lp::{each_equality, variable_names};
+use super::stream::{into_string, stopped};
 use crate::model::Model;
 
 /// The whole file, deterministic.

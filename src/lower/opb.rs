@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::format::into_string;
+use super::stream::into_string;
 use crate::model::Model;
 
 /// The whole file, deterministic.

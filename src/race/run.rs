@@ -93,7 +93,7 @@ fn end_of_failure(failure: &BackendError) -> &'static str {
             ..
         } => "crash",
         BackendError::Run {
-            source: crate::backend::external::RunError::Memout { .. },
+            source: crate::process::RunError::Memout { .. },
             ..
         } => "memout",
         _ => "error",

@@ -33,7 +33,7 @@ fn installed(d: &Descriptor) -> bool {
 fn shipped_descriptors_agree_with_brute_force_and_native() {
     let root = env!("CARGO_MANIFEST_DIR");
     let cases = paper_cases();
-    let descriptors = external::descriptors();
+    let descriptors = dominofit::backend::registry::descriptors();
     assert!(descriptors.broken.is_empty(), "{:?}", descriptors.broken);
     for (name, descriptor) in descriptors.found {
         if !installed(&descriptor) {
@@ -259,10 +259,6 @@ fn bad_descriptors_are_refused_with_their_file() {
             "does not go with",
         ),
         (
-            "name = \"native\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\n",
-            "built-in",
-        ),
-        (
             "name = \"x\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\ncolour = 1\n",
             "unknown field",
         ),
@@ -285,6 +281,44 @@ fn bad_descriptors_are_refused_with_their_file() {
             "{err}"
         );
     }
+}
+
+/// A descriptor may not take a built-in backend's name: the registry, where descriptors
+/// join the built-ins, sets it aside with its file named, and the built-in keeps the name.
+#[test]
+fn a_descriptor_named_as_a_builtin_is_refused_where_it_joins_the_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mine.toml"),
+        "name = \"native\"\nreads = \"dimacs\"\ncommand = [\"x\", \"{input}\"]\nanswer = \"competition\"\n",
+    )
+    .unwrap();
+    let listed = Command::new(cargo_bin("dominofit"))
+        .args(["backends"])
+        .env(external::USER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    // The text listing says it on standard output, after the table.
+    let said = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        said.contains("mine.toml: `native` is the name of a built-in backend"),
+        "{said}"
+    );
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
+    let solved = Command::new(cargo_bin("dominofit"))
+        .args(["solve", model, "--backend", "native", "--format", "json"])
+        .env(external::USER_DIR_VAR, dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        solved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&solved.stderr)
+    );
+    let answer =
+        crate::common::schema::validated("solve", &String::from_utf8_lossy(&solved.stdout));
+    assert_eq!(answer["backend"], "native");
+    assert_eq!(answer["status"], "unique");
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn a_solver_runs(dir: &Path) -> bool {
 /// The shipped descriptors whose program is installed (all of them in CI), with the
 /// program's name.
 fn installed_solvers() -> Vec<String> {
-    let all = dominofit::backend::external::descriptors();
+    let all = dominofit::backend::registry::descriptors();
     all.found
         .values()
         .filter(|d| crate::common::program_available(&d.command[0], "--version"))

@@ -101,7 +101,7 @@ fn a_program_that_ignores_sigterm_is_killed_after_the_grace_period() {
     assert_eq!(answer["status"], "unknown");
     // One second of time limit, the grace, and then SIGKILL: far from the 30 s the
     // program would sleep.
-    let grace = dominofit::backend::external::runner::TERM_GRACE;
+    let grace = dominofit::process::TERM_GRACE;
     assert!(
         took >= Duration::from_secs(1) + grace,
         "killed before the grace ended: {took:?}"

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::descriptor::{AnswerFormat, Descriptor};
-use super::runner::Run;
 use crate::model::PlacementId;
+use crate::process::Run;
 
 /// Why a program's answer is not taken. Messages quote the end of what it printed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -15,9 +15,20 @@
 //! Placeholders: `{input}` the model file, `{output}` a file for the answer, `{seconds}`
 //! the time left, in whole seconds rounded up, `{proof}` (in `proof` only) the proof file.
 
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
 use serde::Deserialize;
 
 use crate::lower::Format;
+
+/// A `command` element that stands for the time-limit arguments, for programs that
+/// take them only after some other argument; without it they follow the program name.
+pub const TIME_LIMIT_SLOT: &str = "{time_limit}";
+
+/// The placeholder of a descriptor's `proof` arguments for the proof file.
+pub const PROOF_SLOT: &str = "{proof}";
 
 /// How to read the program's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -128,12 +139,6 @@ impl Descriptor {
                 d.name
             )));
         }
-        if crate::backend::registry::is_reserved(&d.name) {
-            return Err(invalid(format!(
-                "`{}` is the name of a built-in backend",
-                d.name
-            )));
-        }
         if d.command.is_empty() {
             return Err(invalid("`command` is empty".to_string()));
         }
@@ -150,12 +155,8 @@ impl Descriptor {
                     .to_string(),
             ));
         }
-        let slots = d
-            .command
-            .iter()
-            .filter(|a| *a == super::runner::TIME_LIMIT_SLOT)
-            .count();
-        if slots > 1 || d.command[0] == super::runner::TIME_LIMIT_SLOT {
+        let slots = d.command.iter().filter(|a| *a == TIME_LIMIT_SLOT).count();
+        if slots > 1 || d.command[0] == TIME_LIMIT_SLOT {
             return Err(invalid(
                 "{time_limit} may stand once in `command`, after the program".to_string(),
             ));
@@ -164,11 +165,7 @@ impl Descriptor {
             return Err(invalid("`time_limit` never mentions {seconds}".to_string()));
         }
         if !d.proof.is_empty() {
-            if !d
-                .proof
-                .iter()
-                .any(|a| a.contains(crate::certify::prove::PROOF_SLOT))
-            {
+            if !d.proof.iter().any(|a| a.contains(PROOF_SLOT)) {
                 return Err(invalid("`proof` never mentions {proof}".to_string()));
             }
             if d.answer != AnswerFormat::Competition {
@@ -201,5 +198,100 @@ impl Descriptor {
             )));
         }
         Ok(d)
+    }
+
+    /// The command line of one run on `input`, its answer file `output` and the time
+    /// left until `deadline` (`{seconds}`, in whole seconds rounded up).
+    pub fn command_line(&self, input: &Path, output: &Path, deadline: Option<Instant>) -> Command {
+        let seconds = deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs() + 1);
+        let limit: Vec<String> = match seconds {
+            Some(seconds) => self
+                .time_limit
+                .iter()
+                .map(|a| expand(a, input, output, seconds))
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut args: Vec<String> = Vec::new();
+        if !self.command.iter().any(|a| a == TIME_LIMIT_SLOT) {
+            args.extend(limit.iter().cloned());
+        }
+        for a in &self.command[1..] {
+            if a == TIME_LIMIT_SLOT {
+                args.extend(limit.iter().cloned());
+            } else {
+                args.push(expand(a, input, output, seconds.unwrap_or(0)));
+            }
+        }
+        let mut command = Command::new(&self.command[0]);
+        command.args(args);
+        command
+    }
+
+    /// The same program writing a DRAT proof: `proof`'s arguments appended, the proof
+    /// file in the place of `{output}` (placeholders are expanded in one pass, so a path
+    /// is never read as one).
+    pub fn proving(&self) -> Descriptor {
+        let mut d = self.clone();
+        d.command
+            .extend(d.proof.iter().map(|a| a.replace(PROOF_SLOT, "{output}")));
+        d
+    }
+
+    /// The command that prints its version: `version`, else the program with
+    /// `--version`.
+    pub fn version_command(&self) -> Vec<String> {
+        if self.version.is_empty() {
+            vec![self.command[0].clone(), "--version".to_string()]
+        } else {
+            self.version.clone()
+        }
+    }
+}
+
+/// Replaces the placeholders in one argument, in one pass: text put in for one (a path)
+/// is never read as another placeholder.
+fn expand(arg: &str, input: &Path, output: &Path, seconds: u64) -> String {
+    let slots = [
+        ("{input}", input.display().to_string()),
+        ("{output}", output.display().to_string()),
+        ("{seconds}", seconds.to_string()),
+    ];
+    let mut out = String::with_capacity(arg.len());
+    let mut rest = arg;
+    'scan: while !rest.is_empty() {
+        for (slot, value) in &slots {
+            if let Some(after) = rest.strip_prefix(slot) {
+                out.push_str(value);
+                rest = after;
+                continue 'scan;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+    use std::path::Path;
+
+    /// A path is data: one that contains a placeholder's text is put in as it is.
+    #[test]
+    fn placeholders_are_expanded_in_one_pass() {
+        let input = Path::new("/runs/{output}/in.cnf");
+        let output = Path::new("/runs/{input}/out");
+        assert_eq!(expand("{input}", input, output, 7), "/runs/{output}/in.cnf");
+        assert_eq!(
+            expand("--out={output}:{seconds}s", input, output, 7),
+            "--out=/runs/{input}/out:7s"
+        );
+        assert_eq!(expand("{input", input, output, 7), "{input");
+        assert_eq!(expand("é{seconds}é", input, output, 12), "é12é");
     }
 }

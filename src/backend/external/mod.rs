@@ -12,14 +12,12 @@
 
 mod answer;
 mod descriptor;
-pub mod runner;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use answer::AnswerError;
-pub use descriptor::{AnswerFormat, Descriptor, DescriptorError};
-pub use runner::{ProbeError, RunError};
+pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, PROOF_SLOT, TIME_LIMIT_SLOT};
 
 use crate::backend::{
     Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
@@ -27,6 +25,7 @@ use crate::backend::{
 use crate::encode::Encoding;
 use crate::lower::{cnf, lp};
 use crate::model::{Model, PlacementId};
+use crate::process::{self, ProbeError, RunError};
 use answer::Verdict;
 
 /// The descriptors shipped in `backends/`, compiled in so the binary works anywhere.
@@ -76,18 +75,24 @@ pub const USER_DIR_VAR: &str = "DOMINOFIT_BACKENDS";
 pub struct Descriptors {
     /// By name: the shipped ones, replaced by user ones of the same name.
     pub found: BTreeMap<String, Descriptor>,
+    /// Where each of `found` was read from, as shown to the user.
+    pub origins: BTreeMap<String, String>,
     /// User descriptors (or the user directory) that could not be read; one broken file
     /// does not take the others away.
     pub broken: Vec<DescriptorError>,
 }
 
-/// Every descriptor: the shipped ones, then those of the user directory (which replace
-/// shipped ones of the same name). An empty `DOMINOFIT_BACKENDS` is no directory.
-pub fn descriptors() -> Descriptors {
+/// Every descriptor file as read: the shipped ones, then those of the user directory
+/// (which replace shipped ones of the same name). An empty `DOMINOFIT_BACKENDS` is no
+/// directory. The names built-in backends hold are taken out where descriptors join the
+/// registry ([`crate::backend::registry::descriptors`]), which is what everyone else reads.
+pub fn read_descriptors() -> Descriptors {
     let mut all = Descriptors::default();
     for (file, text) in SHIPPED {
-        match Descriptor::parse(text, &format!("backends/{file}")) {
+        let shown = format!("backends/{file}");
+        match Descriptor::parse(text, &shown) {
             Ok(d) => {
+                all.origins.insert(d.name.clone(), shown);
                 all.found.insert(d.name.clone(), d);
             }
             Err(e) => all.broken.push(e),
@@ -121,6 +126,7 @@ pub fn descriptors() -> Descriptors {
             .and_then(|text| Descriptor::parse(&text, &shown));
         match parsed {
             Ok(d) => {
+                all.origins.insert(d.name.clone(), shown);
                 all.found.insert(d.name.clone(), d);
             }
             Err(e) => all.broken.push(e),
@@ -251,7 +257,7 @@ impl Backend for External {
                 return timeout(&counters);
             }
             let _ = std::fs::remove_file(&output);
-            let limits = runner::Limits {
+            let limits = process::Limits {
                 deadline: budget.deadline,
                 stop: &|| budget.expired(),
                 max_stdout: max_answer,
@@ -261,14 +267,16 @@ impl Backend for External {
                 ),
                 scratch: Some(dir.path()),
             };
-            let run =
-                runner::run(&self.descriptor, &input, &output, limits).map_err(|e| match e {
-                    runner::RunError::Interrupted => BackendError::Interrupted,
-                    source => BackendError::Run {
-                        backend: self.descriptor.name.clone(),
-                        source,
-                    },
-                })?;
+            let command = self
+                .descriptor
+                .command_line(&input, &output, budget.deadline);
+            let run = process::run(command, limits).map_err(|e| match e {
+                RunError::Interrupted => BackendError::Interrupted,
+                source => BackendError::Run {
+                    backend: self.descriptor.name.clone(),
+                    source,
+                },
+            })?;
             if run.timed_out {
                 return timeout(&counters);
             }
@@ -305,8 +313,11 @@ impl Backend for External {
 }
 
 /// Whether a program can be run here, and what it says its version is.
+///
+/// # Errors
+/// The program is missing, cannot start, or does not answer in time.
 pub fn probe(descriptor: &Descriptor) -> Result<String, ProbeError> {
-    runner::probe(descriptor)
+    process::probe(&descriptor.version_command())
 }
 
 /// The user directory named by `DOMINOFIT_BACKENDS`, unless it is unset or empty.

@@ -3,10 +3,10 @@
 
 use rustc_hash::FxHashSet;
 
-use super::Search;
 use super::lp::FARKAS_MAX_CELLS;
 use super::order::luby;
 use super::stall::Filter;
+use super::state::Search;
 use crate::backend::{Budget, Control, Ending, Outcome, Sink};
 use crate::model::PlacementId;
 

@@ -1,7 +1,7 @@
 //! The LP refutation (`farkas`) as the search uses it: started at the root on a
 //! schedule, run beside the search, polled.
 
-use super::Search;
+use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::farkas;
 

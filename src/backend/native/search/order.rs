@@ -1,7 +1,7 @@
 //! Value order at a branching cell, its perturbation after restarts, and the Luby
 //! restart schedule.
 
-use super::Search;
+use super::state::Search;
 
 /// After a restart, one branching decision in this many takes the second-best value.
 pub(super) const PERTURB_ONE_IN: u64 = 8;

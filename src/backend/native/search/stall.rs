@@ -2,7 +2,7 @@
 //! candidate graph's components, the optional transport check, the matching filter on
 //! its schedule, and the cache of subtrees proved empty.
 
-use super::Search;
+use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::matching::{Filtered, Graph};
 

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::SearchOptions;
+use super::options::SearchOptions;
 use crate::backend::Counters;
 use crate::backend::native::farkas;
 use crate::backend::native::flow::Transport;

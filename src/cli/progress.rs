@@ -1,0 +1,36 @@
+//! Progress on long workloads.
+
+use dominofit::escape::terminal;
+
+/// A one-line progress indicator on stderr for workloads, shown only on a terminal so
+/// that logs and pipes stay clean.
+pub(super) struct Progress {
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress {
+    /// A bar of `total` steps on standard error; hidden when that is not a terminal
+    /// (indicatif's choice) or when there is only one step.
+    pub(super) fn new(total: usize) -> Progress {
+        let bar = if total > 1 {
+            indicatif::ProgressBar::new(total as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        if let Ok(style) = indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        Progress { bar }
+    }
+
+    /// `done` steps are done; `name` says what runs now (shown escaped).
+    pub(super) fn show(&self, done: usize, name: &str) {
+        self.bar.set_position(done as u64);
+        self.bar.set_message(terminal(name));
+    }
+
+    pub(super) fn clear(&self) {
+        self.bar.finish_and_clear();
+    }
+}
