@@ -306,7 +306,16 @@ fn a_descriptor_named_as_a_builtin_is_refused_where_it_joins_the_registry() {
     );
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/models/observed/8x8.json");
     let solved = Command::new(cargo_bin("dominofit"))
-        .args(["solve", model, "--backend", "native", "--format", "json"])
+        .args([
+            "solve",
+            model,
+            "--backend",
+            "native",
+            "--limit",
+            "2",
+            "--format",
+            "json",
+        ])
         .env(external::USER_DIR_VAR, dir.path())
         .output()
         .unwrap();
