@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 
 use super::{
-    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, Status, native,
-    storage_full,
+    Backend, BackendError, Budget, Compact, Control, Counters, Ending, FastPath, Outcome, Sink,
+    Status, native, storage_full,
 };
 use crate::model::{self, Families, Model, PlacementId};
 use crate::puzzle::verify::{Violation, verify};
@@ -73,15 +73,15 @@ fn prepare(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
-    small: bool,
+    fast: bool,
 ) -> Result<(Instant, Budget<'static>, Compiled), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
     native::wait_for_abandoned_lp();
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
-    if small && let Some(board) = backend.small_board(instance, request.families) {
-        return Ok((start, budget, Compiled::Small(board)));
+    if fast && let Some(path) = backend.fast_path(instance, request.families) {
+        return Ok((start, budget, Compiled::Fast(path)));
     }
     Ok((start, budget, general(instance, backend, request)?))
 }
@@ -101,32 +101,31 @@ fn general(
     Ok(Compiled::Model(model))
 }
 
-/// What a backend searches: the general model, or a board of the native search's
-/// small-board path.
-// The board is kept inline: a game-size call allocates nothing before its answer.
+/// What a backend searches: the general model, or the board on the backend's fast path.
+// The model inline: one value made once per call, never moved in a loop.
 #[allow(clippy::large_enum_variant)]
 enum Compiled {
     Model(Model),
-    Small(native::small::Board),
+    Fast(Box<dyn FastPath>),
 }
 
 /// A tiling as the search reported it: borrowed from the search while it is handed on,
 /// owned where it is kept to be decoded after the clock stops.
 enum Found<'a> {
     Placements(std::borrow::Cow<'a, [PlacementId]>),
-    Masks(u128, u128),
+    Compact(Compact),
 }
 
 impl Found<'_> {
     fn into_owned(self) -> Found<'static> {
         match self {
             Found::Placements(ids) => Found::Placements(std::borrow::Cow::Owned(ids.into_owned())),
-            Found::Masks(v, h) => Found::Masks(v, h),
+            Found::Compact(tiling) => Found::Compact(tiling),
         }
     }
 }
 
-/// After the small-board path found no tiling: when the general model's clue inversion
+/// After a fast path found no tiling: when the general model's clue inversion
 /// (with its colour splits, which the path does not compute) refutes the board, the
 /// answer is the general path's — the refutation in words, no search counters — so that
 /// both paths say the same. The model is compiled only for such answers.
@@ -137,7 +136,7 @@ fn refute_in_words(
     reason: &mut Option<String>,
     (instance, backend, request): (&Instance, &dyn Backend, &Request),
 ) -> Result<(), BackendError> {
-    if !none_found || !matches!(compiled, Compiled::Small(_)) || outcome.ending != Ending::Exhausted
+    if !none_found || !matches!(compiled, Compiled::Fast(_)) || outcome.ending != Ending::Exhausted
     {
         return Ok(());
     }
@@ -151,10 +150,10 @@ fn refute_in_words(
 }
 
 impl Compiled {
-    /// Whether this search gave up on a small board (its node cap), so that the general
+    /// Whether a fast path gave up on the board (the small-board path's node cap), so that the general
     /// engine must answer instead.
     fn gave_up(&self, outcome: &Outcome) -> bool {
-        matches!(self, Compiled::Small(_)) && outcome.ending == Ending::Capped
+        matches!(self, Compiled::Fast(_)) && outcome.ending == Ending::Capped
     }
 
     /// The search, each tiling handed to `each` undecoded.
@@ -169,11 +168,9 @@ impl Compiled {
             Compiled::Model(model) => search(model, backend, limit, budget, &mut |ids| {
                 each(Found::Placements(std::borrow::Cow::Borrowed(ids)))
             }),
-            Compiled::Small(board) => {
-                let mut outcome = board.search(limit, budget, &mut |v, h| each(Found::Masks(v, h)));
-                if matches!(outcome.ending, Ending::Exhausted | Ending::Stopped) {
-                    outcome.counters.winner = backend.small_board_winner().map(str::to_string);
-                }
+            Compiled::Fast(path) => {
+                let outcome =
+                    path.search(limit, budget, &mut |tiling| each(Found::Compact(tiling)));
                 Ok((outcome, None))
             }
         }
@@ -182,7 +179,7 @@ impl Compiled {
     fn decode(&self, found: &Found) -> Solution {
         match (self, found) {
             (Compiled::Model(model), Found::Placements(ids)) => decode(model, ids),
-            (Compiled::Small(board), &Found::Masks(v, h)) => board.decode(v, h),
+            (Compiled::Fast(path), &Found::Compact(tiling)) => path.decode(tiling),
             _ => unreachable!("a tiling is decoded by the form that found it"),
         }
     }
@@ -298,7 +295,7 @@ pub fn run_streaming(
     request: &Request,
     each: &mut dyn FnMut(&Solution) -> Control,
 ) -> Result<Report, BackendError> {
-    // Not the small-board path: a tiling streamed before it gave up could not be taken
+    // Not a fast path: a tiling streamed before it gave up could not be taken
     // back. Streaming is for long enumerations, where compiling costs nothing.
     let (start, budget, compiled) = prepare(instance, backend, request, false)?;
     let limit = request.limit;

@@ -81,6 +81,10 @@ impl Backend for Ilp {
         }
     }
 
+    fn capabilities(&self) -> crate::backend::Capabilities {
+        crate::backend::Capabilities::ILP
+    }
+
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         let large = model.placements.len() > IN_PROCESS_MAX_PLACEMENTS;
         let killable = crate::interrupt::embedded() || (budget.deadline.is_some() && large);

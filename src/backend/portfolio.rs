@@ -27,7 +27,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult};
+use super::{
+    Backend, BackendError, Budget, Control, Counters, Ending, FastPath, Outcome, Sink, SolveResult,
+};
 use crate::model::{Families, Model, PlacementId};
 
 /// The cores this process may use, read once: the system call reads cgroup files,
@@ -185,20 +187,21 @@ impl Backend for Portfolio {
         Families::Colour
     }
 
-    /// The first member's small-board path, when it has one for this board: a game
-    /// board is decided in microseconds, before a thread could start, and compiling the
-    /// general model for the race took five times as long as the answer. A board the
-    /// path gives up on comes back to [`Portfolio::solve`], where the members race.
-    fn small_board(
+    /// The first member's fast path, when it has one for this board: a game board is
+    /// decided in microseconds, before a thread could start, and compiling the general
+    /// model for the race took five times as long as the answer. A board the path gives
+    /// up on comes back to [`Portfolio::solve`], where the members race.
+    fn fast_path(
         &self,
         instance: &crate::puzzle::Instance,
         families: Option<Families>,
-    ) -> Option<crate::backend::native::small::Board> {
-        self.members.first()?.small_board(instance, families)
-    }
-
-    fn small_board_winner(&self) -> Option<&str> {
-        self.members.first().map(|m| m.name())
+    ) -> Option<Box<dyn FastPath>> {
+        let first = self.members.first()?;
+        let path = first.fast_path(instance, families)?;
+        Some(Box::new(MembersPath {
+            path,
+            member: first.name().to_string(),
+        }))
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
@@ -378,5 +381,30 @@ impl Backend for Portfolio {
             .map(|e| e.to_string())
             .collect();
         Ok(Outcome { ending, counters })
+    }
+}
+
+/// A member's fast path, its decisive answers named as the portfolio's winner.
+struct MembersPath {
+    path: Box<dyn FastPath>,
+    member: String,
+}
+
+impl FastPath for MembersPath {
+    fn search(
+        &self,
+        limit: usize,
+        budget: &Budget,
+        each: &mut dyn FnMut(crate::backend::Compact) -> Control,
+    ) -> Outcome {
+        let mut outcome = self.path.search(limit, budget, each);
+        if matches!(outcome.ending, Ending::Exhausted | Ending::Stopped) {
+            outcome.counters.winner = Some(self.member.clone());
+        }
+        outcome
+    }
+
+    fn decode(&self, tiling: crate::backend::Compact) -> crate::puzzle::Solution {
+        self.path.decode(tiling)
     }
 }

@@ -7,54 +7,9 @@
 //! the raw-sums refusal and the portfolio's member check. Entries for optional solvers
 //! are compiled in with their Cargo feature, the way good_lp gates its solvers.
 
-use super::{Backend, BackendOptions, dp, external, ilp, native, portfolio, sat};
+use super::renamed::Renamed;
+use super::{Backend, BackendOptions, Capabilities, dp, external, ilp, native, portfolio, sat};
 use crate::encode::Encoding;
-
-/// What a backend can do, for the checks that happen before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-#[schemars(deny_unknown_fields)]
-pub struct Capabilities {
-    /// Counts solutions without enumerating them (`count` does not need blocking).
-    pub counts_directly: bool,
-    /// Reads `--families raw` (the raw dot sums instead of quotas).
-    pub takes_raw_sums: bool,
-    /// Lowers cardinality constraints with a chosen encoding (`NAME:ENCODING`).
-    pub takes_encoding: bool,
-    /// Stops promptly when asked in-process (may be a portfolio member).
-    pub interruptible: bool,
-}
-
-/// A backend the registry does not know, until it says otherwise: nothing is assumed.
-pub const UNKNOWN: Capabilities = Capabilities {
-    counts_directly: false,
-    takes_raw_sums: false,
-    takes_encoding: false,
-    interruptible: false,
-};
-
-/// A search over the quota families: no encoding, no raw sums, stops at any node.
-pub const SEARCH: Capabilities = Capabilities {
-    interruptible: true,
-    ..UNKNOWN
-};
-
-/// The frontier DP: a search that also counts directly.
-pub const DP: Capabilities = Capabilities {
-    counts_directly: true,
-    ..SEARCH
-};
-
-/// A SAT solver on the CNF lowering (varisat: it runs on in its thread when abandoned).
-pub const SAT: Capabilities = Capabilities {
-    takes_encoding: true,
-    ..ILP
-};
-
-/// An ILP solver on the 0/1 program: it reads sums directly, no encoding.
-pub const ILP: Capabilities = Capabilities {
-    takes_raw_sums: true,
-    ..UNKNOWN
-};
 
 /// One built-in backend.
 pub struct Builtin {
@@ -62,8 +17,6 @@ pub struct Builtin {
     pub name: &'static str,
     /// What it reads, for `dominofit backends`.
     pub reads: &'static str,
-    /// What it can do, for the checks made before it runs.
-    pub capabilities: Capabilities,
     build: fn(&BackendOptions) -> Box<dyn Backend>,
 }
 
@@ -71,6 +24,11 @@ impl Builtin {
     /// The backend, with the choices of `options` that it takes.
     pub fn build(&self, options: &BackendOptions) -> Box<dyn Backend> {
         (self.build)(options)
+    }
+
+    /// What it can do, as the backend itself says ([`Backend::capabilities`]).
+    pub fn capabilities(&self) -> Capabilities {
+        self.build(&BackendOptions::default()).capabilities()
     }
 }
 
@@ -84,13 +42,11 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "native",
         reads: "the model's quota families (propagation and search)",
-        capabilities: SEARCH,
         build: |_| Box::new(native::Native::default()),
     },
     Builtin {
         name: "native-general",
         reads: "the native search on the general model always, without the small-board path (for comparison)",
-        capabilities: SEARCH,
         build: |_| {
             Box::new(native::Native {
                 options: native_options("native-general").unwrap_or_default(),
@@ -100,7 +56,6 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "native-matching",
         reads: "the native search with Régin's matching filter at every propagation stall",
-        capabilities: SEARCH,
         build: |_| {
             Box::new(native::Native {
                 options: native_options("native-matching").unwrap_or_default(),
@@ -110,14 +65,12 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "dp",
         reads: "the cut quotas u and t (frontier dynamic program: exact counts, narrow boards)",
-        capabilities: DP,
         build: |_| Box::new(dp::Dp::default()),
     },
     Builtin {
         name: "portfolio",
         reads: "native and native-matching in parallel threads, the first decisive answer \
                 wins (portfolio:A+B+... for other members)",
-        capabilities: SEARCH,
         build: |options| {
             // The default members are built-in and interruptible: this cannot fail.
             portfolio_of("portfolio", DEFAULT_PORTFOLIO, options).unwrap_or_else(|_| {
@@ -131,31 +84,23 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "varisat",
         reads: "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
-        capabilities: SAT,
         build: |options| Box::new(sat::Sat::varisat(options.encoding)),
     },
     #[cfg(feature = "cadical")]
     Builtin {
         name: "cadical-lib",
         reads: "CNF with the chosen cardinality encoding (CaDiCaL, in-process)",
-        // CaDiCaL asks its terminator between steps: it stops when told.
-        capabilities: Capabilities {
-            interruptible: true,
-            ..SAT
-        },
         build: |options| Box::new(sat::Sat::cadical(options.encoding)),
     },
     Builtin {
         name: "microlp",
         reads: "the model as a 0/1 integer program (good_lp with microlp, pure Rust)",
-        capabilities: ILP,
         build: |_| Box::new(ilp::Ilp::MICROLP),
     },
     #[cfg(feature = "highs")]
     Builtin {
         name: "highs",
         reads: "the model as a 0/1 integer program (good_lp with HiGHS, in-process)",
-        capabilities: ILP,
         build: |_| {
             Box::new(ilp::Ilp {
                 solver: ilp::IlpSolver::Highs,
@@ -166,7 +111,6 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "coin-cbc",
         reads: "the model as a 0/1 integer program (good_lp with CBC, in-process)",
-        capabilities: ILP,
         build: |_| {
             Box::new(ilp::Ilp {
                 solver: ilp::IlpSolver::CoinCbc,
@@ -355,7 +299,7 @@ pub fn by_name(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>,
                 backend: base.to_string(),
             });
         }
-        return Ok(Box::new(super::Renamed {
+        return Ok(Box::new(Renamed {
             name: name.to_string(),
             inner,
         }));
@@ -385,7 +329,7 @@ pub fn member_refusal(name: &str) -> Option<String> {
         return Some("a portfolio cannot hold a portfolio".to_string());
     }
     // External programs run as processes that are killed when told to stop.
-    let interruptible = builtin(base).is_none_or(|b| b.capabilities.interruptible);
+    let interruptible = builtin(base).is_none_or(|b| b.capabilities().interruptible);
     (!interruptible).then(|| {
         format!(
             "`{base}` cannot be stopped in-process once it runs, so it cannot be a portfolio \
@@ -434,12 +378,18 @@ mod tests {
             );
             let backend = builtin.build(&options);
             assert_eq!(backend.name(), builtin.name);
-            assert_eq!(
-                backend.capabilities(),
-                builtin.capabilities,
-                "{}",
-                builtin.name
-            );
+            let expected = match builtin.name {
+                "dp" => Capabilities::DP,
+                "varisat" => Capabilities::SAT,
+                // CaDiCaL asks its terminator between steps: it stops when told.
+                "cadical-lib" => Capabilities {
+                    interruptible: true,
+                    ..Capabilities::SAT
+                },
+                "microlp" | "highs" | "coin-cbc" => Capabilities::ILP,
+                _ => Capabilities::SEARCH,
+            };
+            assert_eq!(backend.capabilities(), expected, "{}", builtin.name);
         }
     }
 
@@ -451,11 +401,11 @@ mod tests {
             let name = format!("{}:sequential", builtin.name);
             match by_name(&name, &options) {
                 Ok(backend) => {
-                    assert!(builtin.capabilities.takes_encoding, "{name}");
+                    assert!(builtin.capabilities().takes_encoding, "{name}");
                     assert_eq!(backend.name(), name);
                 }
                 Err(e) => {
-                    assert!(!builtin.capabilities.takes_encoding, "{name}: {e}");
+                    assert!(!builtin.capabilities().takes_encoding, "{name}: {e}");
                     assert!(matches!(&e, LookupError::NoEncoding { .. }), "{name}: {e}");
                 }
             }
@@ -473,7 +423,7 @@ mod tests {
     fn portfolio_members_must_stop_when_asked() {
         for builtin in BUILTINS {
             let refused = member_refusal(builtin.name).is_some();
-            let expected = builtin.name == "portfolio" || !builtin.capabilities.interruptible;
+            let expected = builtin.name == "portfolio" || !builtin.capabilities().interruptible;
             assert_eq!(refused, expected, "{}", builtin.name);
         }
     }

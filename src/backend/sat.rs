@@ -14,7 +14,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::backend::{
-    Backend, BackendError, Budget, Control, Counters, Ending, Outcome, Sink, SolveResult,
+    Backend, BackendError, Budget, Capabilities, Control, Counters, Ending, Outcome, Sink,
+    SolveResult,
 };
 use crate::encode::{Encoding, Lit};
 use crate::lower::cnf::LoweredCnf;
@@ -86,12 +87,24 @@ impl Backend for Sat {
         self.engine.name()
     }
 
+    fn capabilities(&self) -> Capabilities {
+        match self.engine {
+            Engine::Varisat => Capabilities::SAT,
+            // CaDiCaL asks its terminator between steps: it stops when told.
+            #[cfg(feature = "cadical")]
+            Engine::Cadical => Capabilities {
+                interruptible: true,
+                ..Capabilities::SAT
+            },
+        }
+    }
+
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         if self.engine == Engine::Varisat
             && let Some(command) = super::worker::command()
         {
             // Refused here, from the formula's size alone, before a worker is started.
-            let size = super::cnf_size_within_memory(self.name(), model, self.encoding)?;
+            let size = super::lowering::cnf_size_within_memory(self.name(), model, self.encoding)?;
             let counters = Counters {
                 vars: size.map(|s| s.vars),
                 clauses: size.map(|s| s.clauses),
@@ -106,7 +119,8 @@ impl Backend for Sat {
             };
             return super::worker::solve(command, job, budget, counters, sink);
         }
-        let Some(lowered) = super::lower_cnf(self.name(), model, self.encoding, budget)? else {
+        let Some(lowered) = super::lowering::lower_cnf(self.name(), model, self.encoding, budget)?
+        else {
             return Ok(Outcome {
                 ending: Ending::Timeout,
                 counters: Counters::default(),

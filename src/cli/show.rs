@@ -127,15 +127,15 @@ pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
             version: None,
             missing: None,
             reads: builtin.reads,
-            capabilities: builtin.capabilities,
-            encodings: encodings(builtin.capabilities),
+            capabilities: builtin.capabilities(),
+            encodings: encodings(builtin.capabilities()),
         });
     }
     let descriptors = backend::registry::descriptors();
     for (name, descriptor) in &descriptors.found {
         let capabilities = backend::by_name(name, &options)
             .map(|b| b.capabilities())
-            .unwrap_or(backend::registry::SEARCH);
+            .unwrap_or(backend::Capabilities::SEARCH);
         let (status, version, missing) = match external::probe(descriptor) {
             Ok(version) if version.is_empty() => ("found", None, None),
             Ok(version) => ("found", Some(version), None),

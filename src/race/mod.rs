@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::backend::{Backend, BackendError, Request, Status};
+use crate::backend::{Backend, BackendError, End, Request, Status};
 use crate::puzzle::Instance;
 
 pub use jobs::{WorkerFailure, race_in_processes};
@@ -108,7 +108,7 @@ pub struct RunRow {
     /// How the run ended: `done` (decided, or the search exhausted), `timeout`,
     /// `capped` (another resource cap), `memout` (a program ran out of the `--memory`
     /// limit), `crash` (the program died of a signal) or `error` (any other failure).
-    pub end: String,
+    pub end: End,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
 }
@@ -372,7 +372,7 @@ mod tests {
             forced: None,
             solutions: 1,
             count: None,
-            end: "done".to_string(),
+            end: End::Done,
             error: None,
         }
     }

@@ -43,7 +43,7 @@ pub fn measure(
             forced: measured.counters.forced,
             solutions: measured.solutions,
             count: measured.count,
-            end: end_of(measured.ending).to_string(),
+            end: measured.ending.end(),
             error: None,
         },
         Err(source @ BackendError::WrongSolution { .. }) => {
@@ -69,35 +69,10 @@ pub fn measure(
             forced: None,
             solutions: 0,
             count: None,
-            end: end_of_failure(&failure).to_string(),
+            end: failure.end(),
             error: Some(failure.to_string()),
         },
     })
-}
-
-/// The `end` of a run that gave an answer.
-fn end_of(ending: backend::Ending) -> &'static str {
-    match ending {
-        backend::Ending::Exhausted | backend::Ending::Stopped => "done",
-        backend::Ending::Timeout => "timeout",
-        backend::Ending::Capped => "capped",
-    }
-}
-
-/// The `end` of a run that failed.
-fn end_of_failure(failure: &BackendError) -> &'static str {
-    use crate::backend::external::AnswerError;
-    match failure {
-        BackendError::Answer {
-            source: AnswerError::Killed { .. } | AnswerError::ShellSignal { .. },
-            ..
-        } => "crash",
-        BackendError::Run {
-            source: crate::process::RunError::Memout { .. },
-            ..
-        } => "memout",
-        _ => "error",
-    }
 }
 
 /// Milliseconds rounded as runs.csv writes them (four decimals), so a row reads back

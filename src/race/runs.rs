@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::RunRow;
-use crate::backend::Status;
+use crate::backend::{End, Status};
 
 /// The version of the columns: raised whenever a column is added, removed or changes
 /// meaning, and named in the error for files of another version.
@@ -56,9 +56,6 @@ const HEADER: [&str; 17] = [
     "error",
 ];
 
-/// The `end` values a run can have.
-const ENDS: [&str; 6] = ["done", "timeout", "capped", "memout", "crash", "error"];
-
 impl Record {
     fn of(r: &RunRow) -> Record {
         Record {
@@ -81,7 +78,7 @@ impl Record {
             forced: r.forced,
             solutions: r.solutions,
             count: r.count.clone(),
-            end: r.end.clone(),
+            end: r.end.name().to_string(),
             error: r.error.clone(),
         }
     }
@@ -104,9 +101,7 @@ impl Record {
         {
             return Err(format!("bad count `{count}`"));
         }
-        if !ENDS.contains(&self.end.as_str()) {
-            return Err(format!("bad end `{}`", self.end));
-        }
+        let end = End::from_name(&self.end).ok_or_else(|| format!("bad end `{}`", self.end))?;
         Ok(RunRow {
             workload: self.workload,
             instance: self.instance,
@@ -123,7 +118,7 @@ impl Record {
             forced: self.forced,
             solutions: self.solutions,
             count: self.count,
-            end: self.end,
+            end,
             error,
         })
     }

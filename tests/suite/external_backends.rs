@@ -10,7 +10,8 @@ use std::process::Command;
 
 use crate::common::{check, paper_cases};
 use assert_cmd::cargo::cargo_bin;
-use dominofit::backend::external::{self, AnswerError, Descriptor, External};
+use dominofit::backend::AnswerError;
+use dominofit::backend::external::{self, Descriptor, External};
 use dominofit::backend::{self, BackendError, Ending, Request, Status};
 use dominofit::encode::Encoding;
 use dominofit::model::Families;

@@ -1362,7 +1362,7 @@ fn runs_csv_carries_the_cpu_time_of_the_programs_run() {
             .find(|r| r.backend == backend)
             .unwrap()
             .end
-            .clone()
+            .name()
     };
     // It gave up by itself (UNKNOWN) before any time limit: capped, not timeout.
     assert_eq!(end("busy"), "capped");

@@ -41,7 +41,7 @@ fn an_allocating_program_shows_its_peak_memory() {
     let rows = race_rows("hog,native", descriptors.path(), &[]);
     let hog = row(&rows, "hog");
     // It gave up by itself (UNKNOWN), long before any time limit: capped.
-    assert_eq!(hog.end, "capped", "{hog:?}");
+    assert_eq!(hog.end.name(), "capped", "{hog:?}");
     let peak = hog.peak_mib.unwrap();
     assert!(
         peak >= 195.0,
@@ -57,10 +57,10 @@ fn a_program_past_the_memory_limit_ends_memout() {
     let descriptors = fake_descriptors(&["hog"]);
     let rows = race_rows("hog,native", descriptors.path(), &["--memory", "100"]);
     let hog = row(&rows, "hog");
-    assert_eq!(hog.end, "memout", "{hog:?}");
+    assert_eq!(hog.end.name(), "memout", "{hog:?}");
     assert!(hog.error.as_deref().unwrap().contains("100 MiB"), "{hog:?}");
     assert!(hog.peak_mib.is_some_and(|p| p < 100.0), "{hog:?}");
-    assert_eq!(row(&rows, "native").end, "done");
+    assert_eq!(row(&rows, "native").end.name(), "done");
     // `solve` says it in one line and fails.
     let out = dominofit()
         .args(["solve", OBSERVED_6X6, "--backend", "hog", "--memory", "100"])
@@ -181,7 +181,7 @@ fn a_race_in_worker_processes_gives_the_sequential_rows() {
                 r.backend.clone(),
                 r.status,
                 r.count.clone().filter(|_| r.complete),
-                r.end.clone(),
+                r.end,
             )
         };
         assert_eq!(

@@ -13,6 +13,10 @@ use dominofit::race::{self, RaceError, RaceOptions};
 struct AlwaysUnsat;
 
 impl Backend for AlwaysUnsat {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::Capabilities::SEARCH
+    }
+
     fn name(&self) -> &str {
         "always-unsat"
     }
@@ -150,6 +154,10 @@ fn runs_csv_round_trips_for_merging() {
 struct AlwaysFails;
 
 impl Backend for AlwaysFails {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::Capabilities::SEARCH
+    }
+
     fn name(&self) -> &str {
         "always-fails"
     }
@@ -166,6 +174,10 @@ impl Backend for AlwaysFails {
 struct WrongTiling;
 
 impl Backend for WrongTiling {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::Capabilities::SEARCH
+    }
+
     fn name(&self) -> &str {
         "wrong-tiling"
     }
@@ -281,6 +293,10 @@ fn merged_shards_are_checked_for_contradictions() {
 struct OffByOne;
 
 impl Backend for OffByOne {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::Capabilities::SEARCH
+    }
+
     fn name(&self) -> &str {
         "off-by-one"
     }
@@ -474,6 +490,10 @@ fn a_race_report_says_what_measured_it() {
 struct Panics;
 
 impl Backend for Panics {
+    fn capabilities(&self) -> dominofit::backend::Capabilities {
+        dominofit::backend::Capabilities::SEARCH
+    }
+
     fn name(&self) -> &str {
         "panics"
     }

@@ -247,6 +247,10 @@ impl Backend for Dp {
         "dp"
     }
 
+    fn capabilities(&self) -> crate::backend::Capabilities {
+        crate::backend::Capabilities::DP
+    }
+
     fn default_families(&self) -> Families {
         Families::Minimal
     }

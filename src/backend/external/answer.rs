@@ -3,68 +3,9 @@
 use std::path::Path;
 
 use super::descriptor::{AnswerFormat, Descriptor};
+use crate::backend::AnswerError;
 use crate::model::PlacementId;
 use crate::process::Run;
-
-/// Why a program's answer is not taken. Messages quote the end of what it printed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum AnswerError {
-    /// Killed by a signal: whatever it printed may be half-written.
-    #[error(
-        "was killed by {signal}; an answer from a program that crashed is not trusted; it \
-         printed: {printed}"
-    )]
-    Killed {
-        /// The signal's name (e.g. `SIGSEGV`), or `signal N` when it has none.
-        signal: String,
-        /// The end of what it printed: its standard error, or its output when that is empty.
-        printed: String,
-    },
-    /// A shell wrapper's report of its program's death by a signal (128 + signal).
-    #[error(
-        "exited with status {code} (a program killed by signal {signal}, by the shell's \
-         convention); an answer from a program that crashed is not trusted; it printed: \
-         {printed}"
-    )]
-    ShellSignal {
-        /// The exit status, above 128.
-        code: i32,
-        /// The signal it stands for: `code - 128`.
-        signal: i32,
-        /// The end of what it printed: its standard error, or its output when that is empty.
-        printed: String,
-    },
-    /// Ended without a verdict.
-    #[error("exited with {status} and no verdict; it printed: {printed}")]
-    NoVerdict {
-        /// The exit status in words (`status N`, or `no status`).
-        status: String,
-        /// The end of what it printed: its standard error, or its output when that is empty.
-        printed: String,
-    },
-    /// An answer file larger than any answer for the model.
-    #[error(
-        "wrote an answer file of {size} bytes, more than any answer for this model needs ({max})"
-    )]
-    TooLarge {
-        /// The answer file's size in bytes.
-        size: u64,
-        /// The most bytes an answer for this model can take.
-        max: usize,
-    },
-    /// A verdict contradicted by the exit status.
-    #[error("said {said} but exited with {code}, not the status that goes with it")]
-    StatusMismatch {
-        /// The verdict printed: `SATISFIABLE` or `UNSATISFIABLE`.
-        said: &'static str,
-        /// The exit status in words: `status N`, or `no status`.
-        code: String,
-    },
-    /// The answer does not parse.
-    #[error("{0}")]
-    Unreadable(String),
-}
 
 /// What a program said.
 pub enum Verdict {

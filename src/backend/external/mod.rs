@@ -16,7 +16,6 @@ mod descriptor;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub use answer::AnswerError;
 pub use descriptor::{AnswerFormat, Descriptor, DescriptorError, PROOF_SLOT, TIME_LIMIT_SLOT};
 
 use crate::backend::{
@@ -218,7 +217,7 @@ impl Backend for External {
             })
         };
         let lowered = if self.descriptor.reads.needs_cnf() {
-            match crate::backend::lower_cnf(self.name(), model, self.encoding, budget)? {
+            match crate::backend::lowering::lower_cnf(self.name(), model, self.encoding, budget)? {
                 Some(lowered) => Some(lowered),
                 None => return timeout(&Counters::default()),
             }

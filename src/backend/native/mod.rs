@@ -14,7 +14,7 @@ pub mod proof;
 mod search;
 pub mod small;
 
-use crate::backend::{Backend, BackendError, Budget, Sink, SolveResult};
+use crate::backend::{Backend, BackendError, Budget, Capabilities, FastPath, Sink, SolveResult};
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
 
@@ -56,6 +56,10 @@ impl Backend for Native {
         }
     }
 
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::SEARCH
+    }
+
     /// The colour splits too: they cost about a fifth more at game size (more groups to
     /// compile and maintain) and cut the search by orders of magnitude on large and
     /// adversarial boards, where row-by-row search with the line and cut quotas alone
@@ -67,7 +71,11 @@ impl Backend for Native {
     /// The small-board path, for the default options and families only: the answer is
     /// the same, and an explicit choice of families or options asks for the general
     /// engine.
-    fn small_board(&self, instance: &Instance, families: Option<Families>) -> Option<small::Board> {
+    fn fast_path(
+        &self,
+        instance: &Instance,
+        families: Option<Families>,
+    ) -> Option<Box<dyn FastPath>> {
         // The path switched on, and every other option at its default.
         let default = SearchOptions::default();
         let others = SearchOptions {
@@ -78,8 +86,9 @@ impl Backend for Native {
         if general_asked {
             return None;
         }
-        small::Board::compile(instance)
-            .map(|board| board.with_failure_cap(self.options.small_failure_cap))
+        let board =
+            small::Board::compile(instance)?.with_failure_cap(self.options.small_failure_cap);
+        Some(Box::new(board))
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

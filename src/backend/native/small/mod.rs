@@ -19,7 +19,7 @@
 mod quotas;
 pub mod search;
 
-use crate::backend::{Budget, Control, Outcome};
+use crate::backend::{Budget, Compact, Control, FastPath, Outcome};
 use crate::puzzle::{Instance, Solution};
 
 pub use quotas::Quotas;
@@ -146,5 +146,21 @@ impl Board {
             vertical: cells(vertical),
             horizontal: cells(horizontal),
         }
+    }
+}
+
+/// The path as the driver runs it, before compiling the general model.
+impl FastPath for Board {
+    fn search(
+        &self,
+        limit: usize,
+        budget: &Budget,
+        each: &mut dyn FnMut(Compact) -> Control,
+    ) -> Outcome {
+        Board::search(self, limit, budget, &mut |v, h| each(Compact(v, h)))
+    }
+
+    fn decode(&self, tiling: Compact) -> Solution {
+        Board::decode(self, tiling.0, tiling.1)
     }
 }

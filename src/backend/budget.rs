@@ -1,0 +1,118 @@
+//! What a query may use: its deadline, the stop flag of whoever asked, and the choices
+//! some backends take.
+
+use std::time::{Duration, Instant};
+
+/// Resources a query may use.
+#[derive(Clone, Default)]
+pub struct Budget<'a> {
+    /// When the query must end; `None`: no time limit.
+    pub deadline: Option<Instant>,
+    /// Raised when the answer is no longer wanted: a portfolio member stops when another
+    /// member has decided.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Called at every look at the budget. The portfolio's first member runs in the
+    /// caller's thread and starts the other members from here once its head start is
+    /// over, so that the head start is not work thrown away.
+    pub on_check: Option<&'a (dyn Fn() + Sync)>,
+}
+
+impl std::fmt::Debug for Budget<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("deadline", &self.deadline)
+            .field("stop", &self.stop)
+            .field("on_check", &self.on_check.is_some())
+            .finish()
+    }
+}
+
+impl Budget<'_> {
+    /// A budget whose deadline is `timeout` from now, stopped also by the stop flag of
+    /// the call running on this thread, if its host set one
+    /// ([`crate::interrupt::with_call_stop`]); a timeout too long to represent means no
+    /// deadline.
+    pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
+        Budget {
+            // A deadline too far to represent is no deadline.
+            deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
+            stop: crate::interrupt::call_stop(),
+            on_check: None,
+        }
+    }
+
+    /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
+    pub fn expired(&self) -> bool {
+        self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether an interrupt or a stop request came: two atomic loads, cheap enough for
+    /// every node of a search (reading the clock is not), so that a portfolio member
+    /// whose nodes are expensive stops within one node of being asked.
+    pub fn stopped(&self) -> bool {
+        if let Some(on_check) = &self.on_check {
+            on_check();
+        }
+        crate::interrupt::requested()
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// A year: longer time limits are surely typing mistakes.
+pub const MAX_TIMEOUT_SECONDS: f64 = 31_536_000.0;
+
+/// A time limit in seconds as a duration, or why it is not one: it must be positive and
+/// at most [`MAX_TIMEOUT_SECONDS`]. The command line and the Python package say the same.
+///
+/// # Errors
+/// The message for a person.
+pub fn time_limit(seconds: f64) -> Result<Duration, String> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err(format!(
+            "the time limit must be a positive number of seconds, not {seconds}"
+        ));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "the time limit is at most {MAX_TIMEOUT_SECONDS} seconds; leave it out for none"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+/// Choices that some backends take.
+#[derive(Debug, Clone, Copy)]
+pub struct BackendOptions {
+    /// Cardinality encoding of quota groups for the SAT backends.
+    pub encoding: crate::encode::Encoding,
+    /// Most members a portfolio runs at once: the first this many of its list.
+    pub threads: usize,
+}
+
+impl Default for BackendOptions {
+    fn default() -> Self {
+        BackendOptions {
+            encoding: crate::encode::Encoding::Totalizer,
+            threads: available_threads(),
+        }
+    }
+}
+
+/// The cores this process may use (1 when that cannot be told).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_timeouts_mean_no_deadline() {
+        let budget = Budget::with_timeout(Some(Duration::from_secs(u64::MAX)));
+        assert!(!budget.expired());
+    }
+}

@@ -1,0 +1,34 @@
+//! `NAME:ENCODING`: a backend under another name.
+
+use super::{Backend, BackendError, Budget, Capabilities, ExactCount, Sink, SolveResult};
+use crate::model::{Families, Model};
+
+/// A backend shown under another name: `varisat:sequential` is varisat with the
+/// sequential counter, so that one race can put several encodings side by side. Every
+/// method is forwarded.
+pub(super) struct Renamed {
+    pub(super) name: String,
+    pub(super) inner: Box<dyn Backend>,
+}
+
+impl Backend for Renamed {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn default_families(&self) -> Families {
+        self.inner.default_families()
+    }
+
+    fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
+        self.inner.solve(model, limit, budget, sink)
+    }
+
+    fn count(&self, model: &Model, budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
+        self.inner.count(model, budget)
+    }
+}
