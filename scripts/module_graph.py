@@ -73,6 +73,7 @@ def module_files(src):
 
 def expand_use(tree):
     """`a::{b, c::{d, e}}` -> [a::b, a::c::d, a::c::e]."""
+    tree = re.sub(r"\s+as\s+[A-Za-z_]\w*", "", tree)  # `x as y` names x
     tree = re.sub(r"\s+", "", tree)
     out = []
 
@@ -81,7 +82,7 @@ def expand_use(tree):
         if i < 0:
             for part in s.split(","):
                 if part:
-                    out.append(prefix + part.split("as")[0] if "::" in prefix + part else prefix + part)
+                    out.append(prefix + part)
             return
         head, body = s[:i], s[i + 1:]
         depth, j = 1, 0
@@ -105,7 +106,7 @@ def expand_use(tree):
             walk(prefix, rest[1:])
 
     walk("", tree)
-    return [re.sub(r"as[A-Za-z_]\w*$", "", p) for p in out]
+    return out
 
 
 USE = re.compile(r"(\bpub(?:\([^)]*\))?\s+)?\buse\s+([^;]+);")

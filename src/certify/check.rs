@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{KIND, Manifest, ProofSystem, VERSION, files};
+use super::bundle::{KIND, Manifest, ProofSystem, VERSION, files};
 use crate::process::{self, RunError};
 use crate::puzzle::parse::{InputError, parse_instances, parse_solutions};
 use crate::puzzle::verify::{Violation, verify};

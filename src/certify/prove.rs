@@ -106,14 +106,6 @@ impl Prover {
         }
     }
 
-    /// The proof system of its proofs.
-    pub fn proof_system(&self) -> super::ProofSystem {
-        match self {
-            Prover::Native => super::ProofSystem::Veripb,
-            Prover::Varisat | Prover::External(_) => super::ProofSystem::Drat,
-        }
-    }
-
     /// Runs the prover on `cnf`, which has `vars` variables, writing a DRAT proof to
     /// `proof`.
     ///

@@ -19,6 +19,7 @@ mod machine;
 mod plot;
 mod run;
 mod runs;
+mod serial;
 mod shard;
 pub mod stats;
 mod summary;
@@ -27,14 +28,14 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::backend::{Backend, BackendError, End, Request, Status};
-use crate::puzzle::Instance;
+use crate::backend::{BackendError, End, Status};
 
 pub use jobs::{WorkerFailure, race_in_processes};
 pub use machine::Machine;
 pub use plot::{cactus_svg, size_svg};
 pub use run::measure;
 pub use runs::{read_runs_csv, row_to_json, write_runs_csv};
+pub use serial::race;
 pub use shard::Shard;
 pub use summary::{Aggregate, Summary, markdown, set_name, summarize};
 
@@ -305,50 +306,6 @@ pub fn check_counts(rows: &[RunRow]) -> Result<(), RaceError> {
         earlier.push((r, count));
     }
     Ok(())
-}
-
-/// Runs every backend on every instance of every workload, calling `progress` with
-/// (runs done, runs in all, the instance about to run) before each run and after the
-/// last.
-///
-/// # Errors
-/// A backend failure (with the instance named), or contradictory decisive answers.
-pub fn race(
-    workloads: &[(String, Vec<Instance>)],
-    backends: &[Box<dyn Backend>],
-    options: &RaceOptions,
-    progress: &mut dyn FnMut(usize, usize, &str),
-) -> Result<Vec<RunRow>, RaceError> {
-    let total: usize = workloads.iter().map(|(_, w)| w.len()).sum::<usize>() * backends.len();
-    let mut done = 0;
-    let mut rows = Vec::with_capacity(total);
-    let request = Request {
-        limit: options.limit,
-        timeout: options.timeout,
-        families: None,
-    };
-    for (workload, instances) in workloads {
-        for instance in instances {
-            let first_row = rows.len();
-            for backend in backends {
-                progress(done, total, &instance.name);
-                let row = run::measure(workload, instance, backend.as_ref(), &request, options)?;
-                // An interrupt ends the race with what it has measured; the run it cut
-                // short is not a measurement.
-                if crate::interrupt::requested() {
-                    return Ok(rows);
-                }
-                rows.push(row);
-                // The same check as for merged shards, on this instance's rows so far,
-                // so the race stops at the first contradicting answer.
-                check_agreement(&rows[first_row..]).map_err(RaceError::Contradiction)?;
-                check_counts(&rows[first_row..])?;
-                done += 1;
-                progress(done, total, "");
-            }
-        }
-    }
-    Ok(rows)
 }
 
 #[cfg(test)]

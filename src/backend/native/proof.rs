@@ -12,11 +12,9 @@
 //! syntax; the search only names cells, groups and placements.
 //!
 //! Reasoning the logger could not justify is switched off while it logs (the transport
-//! check): [`SearchOptions::for_proof`]. The failure cache stays, counting a hit only
+//! check): [`super::SearchOptions::for_proof`]. The failure cache stays, counting a hit only
 //! where the decisions of the cached refutation are all committed at the node, so that
 //! unit propagation reaches the refutation's nogood.
-
-use super::SearchOptions;
 
 /// One run of a line's capacity argument: consecutive cells of the line and the live
 /// members of the line's group that lie on them (each covers two of them).
@@ -62,15 +60,4 @@ pub trait Justify {
     /// proof's formula rules out the one tiling it may have, and the caller's sink
     /// refuses any other.
     fn dead_end(&mut self, decisions: &[u32]);
-}
-
-impl SearchOptions {
-    /// These options with what a proof cannot yet justify switched off: the transport
-    /// check (off by default).
-    pub fn for_proof(self) -> SearchOptions {
-        SearchOptions {
-            transport: false,
-            ..self
-        }
-    }
 }

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use super::super::RulesError;
+use super::super::rules::RulesError;
 use crate::model::{self, Families, Model};
 use crate::puzzle::{Instance, Solution};
 

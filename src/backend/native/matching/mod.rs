@@ -23,6 +23,8 @@
 
 mod components;
 mod explain;
+mod filter;
+mod pass;
 mod repair;
 #[cfg(debug_assertions)]
 mod twin;
@@ -142,55 +144,6 @@ impl Matching {
         }
         self.epoch += 1;
         self.epoch
-    }
-
-    /// Runs the filter on `graph`. Trail entries below `unchanged_below` are those the
-    /// last call saw and the search has not undone since. The SCC pass looks at
-    /// `region` cells around the change (0: the whole board). `stop` is asked every
-    /// few tens of thousands of steps, and `Stopped` returned when it says so. Also
-    /// returns the edges looked at: the filter's cost, in the unit of trail entries.
-    pub fn filter(
-        &mut self,
-        graph: &Graph,
-        unchanged_below: usize,
-        region: usize,
-        stop: &dyn Fn() -> bool,
-    ) -> (Filtered, u64) {
-        let before = self.total_steps;
-        let first = self.sync(graph, unchanged_below);
-        let (outcome, whole) = self.filter_synced(graph, first || region == 0, region, stop);
-        #[cfg(debug_assertions)]
-        if !matches!(outcome, Filtered::Stopped) {
-            twin::check(self, graph, &outcome, whole);
-        }
-        #[cfg(not(debug_assertions))]
-        let _ = whole;
-        (outcome, self.total_steps - before)
-    }
-
-    /// The filter once the matching has read the trail; also says whether the SCC
-    /// pass covered the whole board.
-    fn filter_synced(
-        &mut self,
-        graph: &Graph,
-        whole: bool,
-        region: usize,
-        stop: &dyn Fn() -> bool,
-    ) -> (Filtered, bool) {
-        match self.rematch(graph, stop) {
-            Some(true) => {}
-            Some(false) => return (Filtered::Dead, true),
-            None => return (Filtered::Stopped, whole),
-        }
-        if whole {
-            self.whole_region(graph);
-        } else {
-            self.region_around_changes(graph, region);
-        }
-        match self.doomed(graph, stop) {
-            Some(doomed) => (Filtered::Delete(doomed), whole),
-            None => (Filtered::Stopped, whole),
-        }
     }
 }
 

@@ -107,3 +107,15 @@ impl Default for SearchOptions {
         }
     }
 }
+
+impl SearchOptions {
+    /// These options with what a proof cannot yet justify switched off: the transport
+    /// check (off by default). The proof logger ([`crate::backend::native::proof`]) is
+    /// told everything else.
+    pub fn for_proof(self) -> SearchOptions {
+        SearchOptions {
+            transport: false,
+            ..self
+        }
+    }
+}

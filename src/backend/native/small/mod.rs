@@ -16,33 +16,14 @@
 //! tests check, and it declines every board it does not fit — and every board clue
 //! inversion refutes, so that the general path states the refutation in words.
 
+mod board;
 mod quotas;
 pub mod search;
 
 use crate::backend::{Budget, Compact, Control, FastPath, Outcome};
 use crate::puzzle::{Instance, Solution};
 
-pub use quotas::Quotas;
-
-/// Most cells the path takes: one 128-bit word.
-pub const MAX_CELLS: usize = 128;
-
-/// A board compiled for the small path: masks and quotas, all on the stack.
-#[derive(Debug, Clone)]
-pub struct Board {
-    rows: usize,
-    cols: usize,
-    /// Open cells.
-    open: u128,
-    /// The cells of the top row; row `r` is this shifted by `r·cols`.
-    first_row: u128,
-    /// The cells of the left column; column `c` is this shifted by `c`.
-    first_col: u128,
-    /// Orientation quotas from clue inversion.
-    quotas: Quotas,
-    /// Dead ends before the path gives up: [`search::FAILURE_CAP`] unless set.
-    failure_cap: u64,
-}
+pub use board::{Board, MAX_CELLS, Quotas};
 
 impl Board {
     /// The board in bitsets, or `None` when it has more than [`MAX_CELLS`] cells or clue
@@ -79,22 +60,6 @@ impl Board {
         Some(board)
     }
 
-    /// The same board with another dead-end cap (tests give up at once with 0).
-    pub fn with_failure_cap(mut self, cap: u64) -> Board {
-        self.failure_cap = cap;
-        self
-    }
-
-    /// The open cells of row `r`.
-    fn row(&self, r: usize) -> u128 {
-        (self.first_row << (r * self.cols)) & self.open
-    }
-
-    /// The open cells of column `c`.
-    fn col(&self, c: usize) -> u128 {
-        (self.first_col << c) & self.open
-    }
-
     /// Enumerates tilings as `(vertical, horizontal)` start-cell masks, handing each to
     /// `each` until it says stop, the search is exhausted or the budget runs out. After
     /// [`search::FAILURE_CAP`] dead ends it ends `Capped`: the board is one for the general
@@ -128,24 +93,6 @@ impl Board {
         search::Search::new(self)
             .with_proof(proof)
             .run(0, budget, each)
-    }
-
-    /// The tiling of two start-cell masks, zero-based and sorted row-major.
-    pub fn decode(&self, vertical: u128, horizontal: u128) -> Solution {
-        let cells = |mut mask: u128| {
-            let mut out = Vec::with_capacity(mask.count_ones() as usize);
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                out.push((k / self.cols, k % self.cols));
-                mask &= mask - 1;
-            }
-            out
-        };
-        // Bits ascend in row-major order: the lists come out sorted.
-        Solution {
-            vertical: cells(vertical),
-            horizontal: cells(horizontal),
-        }
     }
 }
 

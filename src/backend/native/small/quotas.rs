@@ -11,37 +11,12 @@
 //! `t_c = m_c - 2 q_c - t_{c-1}` horizontal pieces cross to its right. Every tiling meets
 //! these counts, and a tiling that meets them meets every clue.
 
-use super::Board;
+use super::board::{Board, Quotas};
 use crate::puzzle::Instance;
-
-/// The orientation quotas of a board: how many pieces of each kind each group holds in
-/// every tiling.
-#[derive(Debug, Clone)]
-pub struct Quotas {
-    /// Vertical pieces whose top cell is in row `r`.
-    pub u: [u8; super::MAX_CELLS],
-    /// Horizontal pieces in row `r`.
-    pub p: [u8; super::MAX_CELLS],
-    /// Vertical pieces in column `c`.
-    pub q: [u8; super::MAX_CELLS],
-    /// Horizontal pieces whose left cell is in column `c`.
-    pub t: [u8; super::MAX_CELLS],
-}
 
 /// A count as a quota: between 0 and the 128 cells a board of the path holds.
 fn quota(value: i32) -> Option<u8> {
     u8::try_from(value).ok().filter(|&q| q <= 128)
-}
-
-impl Default for Quotas {
-    fn default() -> Quotas {
-        Quotas {
-            u: [0; super::MAX_CELLS],
-            p: [0; super::MAX_CELLS],
-            q: [0; super::MAX_CELLS],
-            t: [0; super::MAX_CELLS],
-        }
-    }
 }
 
 impl Quotas {

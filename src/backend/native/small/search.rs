@@ -18,7 +18,7 @@
 //! is covered, so only a vertical piece with its top there or a horizontal piece with
 //! its left cell there can cover it.
 
-use super::Board;
+use super::board::Board;
 use crate::backend::native::proof::Justify;
 use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 
