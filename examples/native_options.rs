@@ -129,17 +129,17 @@ fn main() {
                 families: None,
             };
             let r = backend::run(inst, &Native { options }, &request).unwrap();
-            nodes += r.counters.nodes.unwrap_or(0);
+            nodes += r.header.counters.nodes.unwrap_or(0);
             if r.status != Status::Unknown {
-                times.push(r.time.as_secs_f64() * 1e3);
+                times.push(r.header.time.as_secs_f64() * 1e3);
             }
             if per_board {
                 println!(
                     "  {label} {} {:?} {:.3} ms {} nodes",
                     inst.name,
                     r.status,
-                    r.time.as_secs_f64() * 1e3,
-                    r.counters.nodes.unwrap_or(0)
+                    r.header.time.as_secs_f64() * 1e3,
+                    r.header.counters.nodes.unwrap_or(0)
                 );
             }
         }

@@ -8,7 +8,7 @@
 //!
 //! Unsatisfiable boards are only interesting when the cheap necessary conditions do
 //! not already refute them; clue inversion ([`invert`]) checks equal totals, integral
-//! non-negative margins, `t_n = 0`, cut and path capacities and colour splits in
+//! non-negative quotas, `t_n = 0`, cut and path capacities and colour splits in
 //! linear time, and a board it refutes is no test of a solver. Candidates come from two
 //! constructions on a planted board: crossing pieces moved between its cuts with the
 //! clues rewritten to match (which keeps totals and integrality), and dots moved between
@@ -31,7 +31,7 @@ use rand_chacha::rand_core::SeedableRng;
 use crate::backend::native::{Native, SearchOptions};
 use crate::backend::{self, Backend, BackendError, Request, Status, ilp, sat};
 use crate::encode::Encoding;
-use crate::model::{Families, Margins, invert};
+use crate::model::{Families, Quotas, invert};
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
 
@@ -137,9 +137,9 @@ fn prove(
         limit,
         timeout: Some(timeout),
         families: Some(if small {
-            Families::Colour
+            Families::ColourSplits
         } else {
-            Families::All
+            Families::AllQuotas
         }),
     };
     backend::run(instance, &Native::default(), &request)
@@ -176,17 +176,17 @@ pub fn unique(
         match report.status {
             Status::Unique => {
                 return Ok(Certified {
-                    nodes: report.counters.nodes.unwrap_or(0),
+                    nodes: report.header.counters.nodes.unwrap_or(0),
                     instance,
                     status: Status::Unique,
                     solution: Some(tiling),
-                    prover: report.backend,
+                    prover: report.header.backend,
                 });
             }
             Status::Multiple => {
                 let Some(other) = report.solutions.iter().find(|s| **s != tiling) else {
                     return Err(BackendError::Failed {
-                        backend: report.backend,
+                        backend: report.header.backend,
                         message: "reported two solutions that are the same tiling".into(),
                     }
                     .into());
@@ -212,27 +212,22 @@ pub fn unique(
 }
 
 /// Moves crossing pieces between cuts of a planted board and rewrites its clues to
-/// match. Clue inversion ties the clues to the cut margins: `r_0 = a_0`,
+/// match. Clue inversion ties the clues to the cut quotas: `r_0 = a_0`,
 /// `r_i = a_i - u_{i-1}` and `c_j = (b_j - t_j + 3 t_{j-1}) / 2`, where `a`, `b` count
 /// open cells. Moving two crossings at a time keeps every parity, and taking from one
 /// cut what another gains keeps `sum u + sum t` (half the open cells), so the totals
 /// and the integrality of the new clues hold by construction; inversion then checks
 /// the rest. `None` when a cut would go negative.
-fn perturb(
-    base: &Instance,
-    margins: &Margins,
-    moves: u64,
-    rng: &mut ChaCha8Rng,
-) -> Option<Instance> {
+fn perturb(base: &Instance, quotas: &Quotas, moves: u64, rng: &mut ChaCha8Rng) -> Option<Instance> {
     let (m, n) = (base.rows, base.cols);
     // Cuts that may change: all but the last of each family, which is zero by rule.
     let cuts = (m - 1) + (n - 1);
     if cuts < 2 {
         return None;
     }
-    let mut crossing: Vec<i64> = margins.u[..m - 1]
+    let mut crossing: Vec<i64> = quotas.u[..m - 1]
         .iter()
-        .chain(&margins.t[..n - 1])
+        .chain(&quotas.t[..n - 1])
         .map(|&x| i64::from(x))
         .collect();
     for _ in 0..moves {
@@ -262,7 +257,7 @@ fn perturb(
 }
 
 /// Moves one or two dots between two rows, or between two columns: the totals stay
-/// equal, and inversion decides whether the margins still make sense. `None` when a
+/// equal, and inversion decides whether the quotas still make sense. `None` when a
 /// clue would go negative.
 fn move_dots(base: &Instance, rng: &mut ChaCha8Rng) -> Option<Instance> {
     let mut instance = base.clone();
@@ -311,7 +306,9 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
     let report = backend::run(instance, &native, &request)?;
     Ok(match report.status {
         Status::Sat | Status::Unique | Status::Multiple => None,
-        Status::Unsat | Status::Unknown => Some(report.counters.nodes.unwrap_or(0).min(node_cap)),
+        Status::Unsat | Status::Unknown => {
+            Some(report.header.counters.nodes.unwrap_or(0).min(node_cap))
+        }
     })
 }
 
@@ -324,10 +321,10 @@ fn refute_independently(
     timeout: Duration,
 ) -> Result<Option<String>, BackendError> {
     let provers: [(Box<dyn Backend>, Families); 2] = [
-        (Box::new(ilp::Ilp::MICROLP), Families::Raw),
+        (Box::new(ilp::Ilp::MICROLP), Families::RawSums),
         (
             Box::new(sat::Sat::varisat(Encoding::Totalizer)),
-            Families::All,
+            Families::AllQuotas,
         ),
     ];
     for (prover, families) in provers {
@@ -345,7 +342,13 @@ fn refute_independently(
             Err(_) => continue,
         };
         match report.status {
-            Status::Unsat => return Ok(Some(format!("{} ({})", report.backend, families.name()))),
+            Status::Unsat => {
+                return Ok(Some(format!(
+                    "{} ({})",
+                    report.header.backend,
+                    families.name()
+                )));
+            }
             Status::Unknown => continue,
             _ => return Ok(None),
         }
@@ -359,7 +362,7 @@ fn refute_independently(
 /// breaks ties in a fixed way.
 fn rank_candidates(
     base: &Instance,
-    margins: &Margins,
+    quotas: &Quotas,
     rng: &mut ChaCha8Rng,
     options: &DesignOptions,
     attempts: u32,
@@ -372,7 +375,7 @@ fn rank_candidates(
         }
         let candidate = if attempt % 2 == 0 {
             let moves = 1 + below(rng, 3) + u64::from(attempt / 32);
-            perturb(base, margins, moves, rng)
+            perturb(base, quotas, moves, rng)
         } else {
             move_dots(base, rng)
         };
@@ -423,14 +426,14 @@ pub fn unsat(
             seed ^ (0x7573_6174_0000_0000 | u64::from(round))
         };
         let (base, _) = planted(rows, cols, stream_seed, index)?;
-        let margins = invert(&base).map_err(|why| BackendError::Failed {
+        let quotas = invert(&base).map_err(|why| BackendError::Failed {
             backend: "generate".into(),
             message: format!("a planted board failed clue inversion: {why}"),
         })?;
         let mut rng = design_rng(stream_seed, index);
         rank_candidates(
             &base,
-            &margins,
+            &quotas,
             &mut rng,
             options,
             options.attempts / rounds,

@@ -18,7 +18,7 @@
 //! let board = &instances[0];
 //!
 //! // Clue inversion turns the dot clues into orientation quotas.
-//! let compiled = model::compile(board, Families::Colour);
+//! let compiled = model::compile(board, Families::ColourSplits);
 //! assert!(compiled.infeasible.is_none());
 //!
 //! // `backend::run` compiles, searches, and verifies every tiling it reports.

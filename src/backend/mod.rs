@@ -25,8 +25,8 @@ pub mod worker;
 pub use budget::{BackendOptions, Budget, MAX_TIMEOUT_SECONDS, available_threads, time_limit};
 pub use capabilities::Capabilities;
 pub use driver::{
-    CountReport, Report, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS, count, decode, median,
-    run, run_repeated, run_streaming,
+    CountReport, Header, Report, Reported, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
+    count, decode, median, once, protocol, repeated, run, run_repeated, run_streaming,
 };
 pub use error::{AnswerError, BackendError};
 pub use outcome::{
@@ -57,7 +57,7 @@ pub trait Backend: Send + Sync {
 
     /// The constraint families this backend wants when the user does not choose.
     fn default_families(&self) -> Families {
-        Families::All
+        Families::AllQuotas
     }
 
     /// Enumerates solutions, handing each (as placement ids) to `sink` until the sink

@@ -184,7 +184,7 @@ impl Backend for Portfolio {
 
     /// The richest families: every member reads the quota groups it knows from them.
     fn default_families(&self) -> Families {
-        Families::Colour
+        Families::ColourSplits
     }
 
     /// The first member's fast path, when it has one for this board: a game board is

@@ -19,6 +19,7 @@
 
 mod bundle;
 pub mod check;
+mod checker;
 pub mod pb;
 pub mod prove;
 pub mod rules;
@@ -30,7 +31,7 @@ use crate::backend::Status;
 use crate::interrupt::TempGuard;
 use crate::puzzle::{Instance, Solution};
 pub use bundle::{KIND, Manifest, ProofSystem, VERSION, files};
-pub use prove::{ProveError, Prover, Verdict};
+pub use prove::{ProveError, Prover, ProverVerdict};
 pub use rules::{RulesError, rules_cnf};
 
 /// Why no certificate was written.
@@ -124,7 +125,7 @@ fn ruled_out_tiling(
     if model.is_empty() {
         return Err("no model was printed".to_string());
     }
-    let raw = crate::model::compile(instance, crate::model::Families::Raw);
+    let raw = crate::model::compile(instance, crate::model::Families::RawSums);
     let pieces = model
         .iter()
         .filter(|&&v| v >= 1 && v <= raw.placements.len() as u64)
@@ -239,8 +240,8 @@ pub fn write_certificate(
             }
         };
         match verdict {
-            Verdict::Refuted => {}
-            Verdict::Satisfiable(model) => {
+            ProverVerdict::Refuted => {}
+            ProverVerdict::Satisfiable(model) => {
                 let blocked = (status == Status::Unique).then(|| &solutions[0]);
                 return Err(match ruled_out_tiling(instance, blocked, &model) {
                     Ok(()) => CertifyError::Disagreement {
@@ -253,7 +254,7 @@ pub fn write_certificate(
                     },
                 });
             }
-            Verdict::Unknown(reason) => {
+            ProverVerdict::Unknown(reason) => {
                 return Err(CertifyError::NotProved {
                     prover: prover.name().to_string(),
                     reason,

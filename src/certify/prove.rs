@@ -50,7 +50,7 @@ pub enum ProveError {
 
 /// What the prover said about the rules CNF.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum ProverVerdict {
     /// Unsatisfiable, and the proof file holds its DRAT proof.
     Refuted,
     /// Satisfiable, with the variables the model sets true (empty when the prover printed
@@ -117,7 +117,7 @@ impl Prover {
         vars: u32,
         proof: &Path,
         deadline: Option<Instant>,
-    ) -> Result<Verdict, ProveError> {
+    ) -> Result<ProverVerdict, ProveError> {
         let (name, command) = match self {
             Prover::Native => {
                 return Err(ProveError::Failed(
@@ -148,22 +148,22 @@ impl Prover {
         };
         let run = process::run(command, limits)?;
         if run.timed_out {
-            return Ok(Verdict::Unknown("the time limit ran out".to_string()));
+            return Ok(ProverVerdict::Unknown("the time limit ran out".to_string()));
         }
         let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
         // A verdict counts only with the exit status that goes with it: a prover that
         // crashed after printing one may have left its proof half-written.
         let code = run.status.and_then(|s| s.code());
         if said("s UNSATISFIABLE") && code == Some(20) {
-            return Ok(Verdict::Refuted);
+            return Ok(ProverVerdict::Refuted);
         }
         if said("s SATISFIABLE") && code == Some(10) {
-            return Ok(Verdict::Satisfiable(true_variables(&run.stdout)));
+            return Ok(ProverVerdict::Satisfiable(true_variables(&run.stdout)));
         }
         let tail: String = run.stderr.lines().last().unwrap_or_default().to_string();
         match run.status {
             Some(status) if status.code().is_some() && said("s UNKNOWN") => {
-                Ok(Verdict::Unknown(format!("{name} answered UNKNOWN")))
+                Ok(ProverVerdict::Unknown(format!("{name} answered UNKNOWN")))
             }
             status => Err(ProveError::Failed(format!(
                 "{name} gave no answer ({}){}",
@@ -183,7 +183,7 @@ impl Prover {
 ///
 /// # Errors
 /// The files cannot be read or written, or varisat fails.
-pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<Verdict, ProveError> {
+pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<ProverVerdict, ProveError> {
     let failed = |what: &str, e: &dyn std::fmt::Display| ProveError::Failed(format!("{what}: {e}"));
     let out =
         std::fs::File::create(proof).map_err(|e| failed("cannot create the proof file", &e))?;
@@ -199,7 +199,7 @@ pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<Verdict, ProveError>
         .map_err(|e| failed("cannot write the proof", &e))?;
     Ok(if answer {
         let model = solver.model().unwrap_or_default();
-        Verdict::Satisfiable(
+        ProverVerdict::Satisfiable(
             model
                 .iter()
                 .filter(|l| l.is_positive())
@@ -207,7 +207,7 @@ pub fn prove_in_process(cnf: &Path, proof: &Path) -> Result<Verdict, ProveError>
                 .collect(),
         )
     } else {
-        Verdict::Refuted
+        ProverVerdict::Refuted
     })
 }
 

@@ -37,7 +37,7 @@ pub enum RulesError {
 /// The formula would not fit in the memory budget, or `blocked` is not a set of
 /// placements of this board.
 pub fn rules_cnf(instance: &Instance, blocked: Option<&Solution>) -> Result<String, RulesError> {
-    let model = model::compile(instance, Families::Raw);
+    let model = model::compile(instance, Families::RawSums);
     let lowered = cnf::lower_within(
         &model,
         Encoding::Pairwise,

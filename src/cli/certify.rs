@@ -68,7 +68,12 @@ impl Certifier {
         if report.status == Status::Unknown {
             return Ok(());
         }
-        self.certify_answer(instance, report.status, &report.solutions, &report.backend)
+        self.certify_answer(
+            instance,
+            report.status,
+            &report.solutions,
+            &report.header.backend,
+        )
     }
 
     /// The certificate of `status` with these tilings, as `backend` answered it.
@@ -186,11 +191,11 @@ pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> 
 /// 10 or 20, an `s` line).
 pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
     match certify::prove::prove_in_process(&args.file, &args.proof)? {
-        certify::Verdict::Refuted => {
+        certify::ProverVerdict::Refuted => {
             println!("s UNSATISFIABLE");
             Ok(ExitCode::from(20))
         }
-        certify::Verdict::Satisfiable(model) => {
+        certify::ProverVerdict::Satisfiable(model) => {
             let mut out = String::from("s SATISFIABLE\nv");
             for var in model {
                 out.push_str(&format!(" {var}"));
@@ -199,7 +204,7 @@ pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
             println!("{out}");
             Ok(ExitCode::from(10))
         }
-        certify::Verdict::Unknown(reason) => {
+        certify::ProverVerdict::Unknown(reason) => {
             println!("s UNKNOWN");
             eprintln!("{reason}");
             Ok(ExitCode::SUCCESS)

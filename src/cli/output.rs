@@ -34,15 +34,15 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
 pub fn solve_text(instance: &Instance, report: &Report) -> String {
     let mut out = format!(
         "{}: {} ({}, {})",
-        terminal(&report.name),
+        terminal(&report.header.name),
         report.status.name(),
-        terminal(&report.backend),
-        summary_tail(report.time, &report.counters)
+        terminal(&report.header.backend),
+        summary_tail(report.header.time, &report.header.counters)
     );
-    if let Some(reason) = &report.reason {
+    if let Some(reason) = &report.header.reason {
         out.push_str(&format!("\n  no solution: {reason}"));
     }
-    match report.ending {
+    match report.header.ending {
         Ending::Timeout => out.push_str("\n  stopped by the time limit"),
         Ending::Capped => out.push_str(
             "\n  stopped before answering: a resource cap, or the solver gave up by its own limits",
@@ -71,17 +71,17 @@ pub fn count_text(report: &CountReport) -> String {
     let bound = if report.complete { "" } else { "at least " };
     let mut out = format!(
         "{}: {bound}{} solution{} ({}, {})",
-        terminal(&report.name),
+        terminal(&report.header.name),
         report.count,
         if report.count == num_bigint::BigUint::from(1u8) {
             ""
         } else {
             "s"
         },
-        terminal(&report.backend),
-        summary_tail(report.time, &report.counters)
+        terminal(&report.header.backend),
+        summary_tail(report.header.time, &report.header.counters)
     );
-    if let Some(reason) = &report.reason {
+    if let Some(reason) = &report.header.reason {
         out.push_str(&format!("\n  no solution: {reason}"));
     }
     if !report.complete {

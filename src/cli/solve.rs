@@ -140,35 +140,18 @@ pub(super) struct Tally {
     failed: usize,
 }
 
-/// A report with the counters of the backend behind it.
-trait Counted {
-    fn counters(&self) -> &dominofit::backend::Counters;
-}
-
-impl Counted for backend::Report {
-    fn counters(&self) -> &dominofit::backend::Counters {
-        &self.counters
-    }
-}
-
-impl Counted for backend::CountReport {
-    fn counters(&self) -> &dominofit::backend::Counters {
-        &self.counters
-    }
-}
-
 impl Tally {
     /// The report, or `None` after writing the board's error line. An interrupt ends
     /// the whole command. Portfolio members set aside on the way are named on standard
     /// error.
-    fn take<T: Counted>(
+    fn take<T: backend::Reported>(
         &mut self,
         instance: &Instance,
         result: Result<T, BackendError>,
     ) -> Result<Option<T>> {
         match result {
             Ok(report) => {
-                for why in &report.counters().set_aside {
+                for why in &report.header().counters.set_aside {
                     eprintln!(
                         "warning: instance `{}`: portfolio member set aside: {}",
                         terminal(&instance.name),

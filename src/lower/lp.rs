@@ -182,7 +182,7 @@ mod tests {
     #[test]
     fn every_name_leads_back_to_its_placement() {
         let (instance, _) = planted(7, 9, 3, 0).unwrap();
-        let model = compile(&instance, Families::All);
+        let model = compile(&instance, Families::AllQuotas);
         for id in 0..model.placements.len() as u32 {
             assert_eq!(
                 placement_named(&model, &variable_name(&model, id)),

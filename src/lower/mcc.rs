@@ -51,7 +51,7 @@ fn group_item(family: Family, index: usize) -> String {
 /// # Errors
 /// Raw families, or a board too large for the item names.
 pub fn write(model: &Model) -> Result<String, MccError> {
-    if model.families == Families::Raw {
+    if model.families == Families::RawSums {
         return Err(MccError::RawFamilies);
     }
     if model.rows > 999 || model.cols > 999 {

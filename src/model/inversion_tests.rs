@@ -13,7 +13,7 @@ fn observed_8x8() -> Instance {
 }
 
 #[test]
-fn paper_margins_of_the_8x8_board() {
+fn paper_quotas_of_the_8x8_board() {
     let m = invert(&observed_8x8()).unwrap();
     assert_eq!(m.u, vec![3, 2, 4, 0, 0, 0, 2, 0]);
     assert_eq!(m.p, vec![2, 1, 1, 2, 3, 4, 3, 2]);
@@ -44,11 +44,4 @@ fn fractional_row_is_explained() {
     inst.row_clues[3] = 3;
     let err = invert(&inst).unwrap_err();
     assert_eq!(err.to_string(), "row 2 would need 1.5 horizontal pieces");
-}
-
-#[test]
-fn halves_render_signs() {
-    assert_eq!(halves(5), "2.5");
-    assert_eq!(halves(-1), "-0.5");
-    assert_eq!(halves(-4), "-2");
 }

@@ -112,27 +112,21 @@ fn timed(
     if request.limit == 0 {
         return timed_count(instance, backend, request, options);
     }
-    let meter = Meter::start();
-    let mut first = backend::run(instance, backend, request)?;
-    let used = meter.read();
-    (first.cpu, first.peak) = (Some(used.cpu), used.peak);
-    let report = if first.status == Status::Unknown
-        || options.repeat == 0
-        || first.time >= options.repeat_below
-    {
-        first
-    } else {
-        backend::run_repeated(instance, backend, request, options.repeat)?
-    };
+    let report = backend::protocol(
+        options.repeat,
+        options.repeat_below,
+        |first: &backend::Report| first.status != Status::Unknown,
+        || backend::run(instance, backend, request),
+    )?;
     Ok(Measured {
-        backend: report.backend,
+        backend: report.header.backend,
         status: report.status,
         complete: report.complete,
-        time: report.time,
-        cpu: report.cpu.unwrap_or_default(),
-        peak: report.peak,
-        ending: report.ending,
-        counters: report.counters,
+        time: report.header.time,
+        cpu: report.header.cpu.unwrap_or_default(),
+        peak: report.header.peak,
+        ending: report.header.ending,
+        counters: report.header.counters,
         solutions: report.solutions.len(),
         count: None,
     })
@@ -148,40 +142,26 @@ fn timed_count(
     request: &Request,
     options: &RaceOptions,
 ) -> Result<Measured, BackendError> {
-    let meter = Meter::start();
-    let mut report = backend::count(instance, backend, request)?;
-    let used = meter.read();
-    (report.cpu, report.peak) = (Some(used.cpu), used.peak);
-    if report.complete && options.repeat > 0 && report.time < options.repeat_below {
-        for _ in 0..backend::WARM_UP_CALLS {
-            backend::count(instance, backend, request)?;
-        }
-        let mut times = Vec::with_capacity(options.repeat as usize);
-        // As in `backend::run_repeated`: no clock read between the timed calls.
-        let meter = Meter::start();
-        for _ in 0..options.repeat {
-            report = backend::count(instance, backend, request)?;
-            times.push(report.time);
-        }
-        let used = meter.read();
-        report.time = backend::median(&mut times);
-        report.cpu = Some(used.cpu / options.repeat);
-        report.peak = used.peak;
-    }
+    let report = backend::protocol(
+        options.repeat,
+        options.repeat_below,
+        |first: &backend::CountReport| first.complete,
+        || backend::count(instance, backend, request),
+    )?;
     let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
     Ok(Measured {
-        backend: report.backend,
+        backend: report.header.backend,
         status: if report.complete {
             Status::from_evidence(found, true, 0)
         } else {
             Status::Unknown
         },
         complete: report.complete,
-        time: report.time,
-        cpu: report.cpu.unwrap_or_default(),
-        peak: report.peak,
-        ending: report.ending,
-        counters: report.counters,
+        time: report.header.time,
+        cpu: report.header.cpu.unwrap_or_default(),
+        peak: report.header.peak,
+        ending: report.header.ending,
+        counters: report.header.counters,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
         count: Some(report.count.to_string()),
     })

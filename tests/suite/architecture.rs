@@ -22,7 +22,11 @@ fn graph(src: &Path) -> std::process::Output {
 fn the_module_graph_has_no_circle_and_no_upward_import() {
     let out = graph(&Path::new(ROOT).join("src"));
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(said.contains("no circle, none upward"), "{said}");
 }
 

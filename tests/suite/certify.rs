@@ -9,7 +9,7 @@ use std::process::Command;
 use assert_cmd::cargo::cargo_bin;
 
 use crate::common::{Case, extended_cases, paper_cases, program_available, succeed};
-use dominofit::certify::{self, Verdict};
+use dominofit::certify::{self, ProverVerdict};
 use dominofit::puzzle::{Instance, Solution};
 
 fn dominofit() -> Command {
@@ -328,7 +328,7 @@ fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
     for case in paper_cases() {
         let board = &case.instance;
         let placements =
-            dominofit::model::compile(board, dominofit::model::Families::Raw).placements;
+            dominofit::model::compile(board, dominofit::model::Families::RawSums).placements;
         // A model's tiling: its true placement variables, the first of the CNF.
         let tiling = |model: &[u64]| {
             Solution::from_pieces(
@@ -341,10 +341,10 @@ fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
         let answer = verdict(certify::rules_cnf(board, None).unwrap());
         if case.expected.is_empty() {
             unsat += 1;
-            assert_eq!(answer, Verdict::Refuted, "{board:?}");
+            assert_eq!(answer, ProverVerdict::Refuted, "{board:?}");
         } else {
             // The model is one of the enumerator's tilings.
-            let Verdict::Satisfiable(model) = answer else {
+            let ProverVerdict::Satisfiable(model) = answer else {
                 panic!("{board:?}: {answer:?}");
             };
             assert!(case.expected.contains(&tiling(&model)), "{board:?}");
@@ -353,9 +353,13 @@ fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
             let answer = verdict(certify::rules_cnf(board, Some(first)).unwrap());
             if case.expected.len() == 1 {
                 unique += 1;
-                assert_eq!(answer, Verdict::Refuted, "{board:?} blocking {first:?}");
+                assert_eq!(
+                    answer,
+                    ProverVerdict::Refuted,
+                    "{board:?} blocking {first:?}"
+                );
             } else {
-                let Verdict::Satisfiable(model) = answer else {
+                let ProverVerdict::Satisfiable(model) = answer else {
                     panic!("{board:?} blocking {first:?}: {answer:?}");
                 };
                 let other = tiling(&model);

@@ -73,12 +73,12 @@ fn larger_unsat_boards_are_refuted_by_sat_too() {
             let instance = &board.instance;
             assert!(invert(instance).is_ok(), "{}", instance.name);
             assert_eq!(
-                all_solutions(instance, &varisat, Families::Raw),
+                all_solutions(instance, &varisat, Families::RawSums),
                 Status::Unsat,
                 "{}",
                 instance.name
             );
-            for families in [Families::Minimal, Families::Colour] {
+            for families in [Families::CutQuotas, Families::ColourSplits] {
                 assert_eq!(
                     all_solutions(instance, &Native::default(), families),
                     Status::Unsat,
@@ -116,7 +116,7 @@ fn larger_unique_boards_are_unique_for_sat_too() {
         for index in 0..2 {
             let board = design::unique(size, size, 44, index, &options).unwrap();
             assert_eq!(
-                all_solutions(&board.instance, &varisat, Families::Raw),
+                all_solutions(&board.instance, &varisat, Families::RawSums),
                 Status::Unique,
                 "{}",
                 board.instance.name
@@ -152,7 +152,7 @@ fn committed_hard_unsat_boards_are_refuted_by_sat_and_by_the_default() {
     for instance in small {
         assert!(invert(instance).is_ok(), "{}", instance.name);
         assert_eq!(
-            all_solutions(instance, &varisat, Families::All),
+            all_solutions(instance, &varisat, Families::AllQuotas),
             Status::Unsat,
             "{}",
             instance.name

@@ -37,7 +37,7 @@ fn paper_domain_solution_sets_and_counts_in_every_orientation() {
     for case in paper_cases() {
         for orientation in [Orientation::Auto, Orientation::Rows, Orientation::Columns] {
             let dp = oriented(orientation);
-            comparisons += check(&case, &dp, Families::Minimal);
+            comparisons += check(&case, &dp, Families::CutQuotas);
             assert_eq!(
                 count(&case.instance, &dp),
                 BigUint::from(case.expected.len()),
@@ -54,7 +54,7 @@ fn extended_domain_solution_sets_and_counts() {
     for case in extended_cases(300, 300) {
         for orientation in [Orientation::Rows, Orientation::Columns] {
             let dp = oriented(orientation);
-            check(&case, &dp, Families::All);
+            check(&case, &dp, Families::AllQuotas);
             assert_eq!(
                 count(&case.instance, &dp),
                 BigUint::from(case.expected.len())
@@ -119,7 +119,7 @@ fn counts_beyond_128_bits_are_exact() {
     // An open 4-wide board long enough that its count outgrows u128: the machine-integer
     // sweep reports the overflow and the arbitrary-precision one finishes.
     let (instance, _) = planted_open(4, 400, 73, 0).unwrap();
-    let model = dominofit::model::compile(&instance, Families::Minimal);
+    let model = dominofit::model::compile(&instance, Families::CutQuotas);
     let problem = CutProblem::from_model(&model).transposed();
     let budget = Budget::with_timeout(None);
     assert_eq!(
@@ -131,7 +131,7 @@ fn counts_beyond_128_bits_are_exact() {
     assert_eq!(count(&instance, &Dp::default()), big.count);
     // The same board cut in half: the machine-integer and big-integer sweeps agree.
     let (half, _) = planted_open(4, 40, 73, 0).unwrap();
-    let model = dominofit::model::compile(&half, Families::Minimal);
+    let model = dominofit::model::compile(&half, Families::CutQuotas);
     let problem = CutProblem::from_model(&model).transposed();
     let small = frontier::sweep::<u128>(&problem, &budget, u64::MAX, false).unwrap();
     let large = frontier::sweep::<BigUint>(&problem, &budget, u64::MAX, false).unwrap();
@@ -198,8 +198,8 @@ fn boards_the_estimate_overrates_are_counted_and_a_sweep_past_the_limit_stops() 
     };
     let free = backend::count(&board, &Dp::default(), &request).unwrap();
     assert!(free.complete);
-    let peak = free.counters.states.unwrap();
-    let model = dominofit::model::compile(&board, Families::Minimal);
+    let peak = free.header.counters.states.unwrap();
+    let model = dominofit::model::compile(&board, Families::CutQuotas);
     let problem = CutProblem::from_model(&model);
     let bound = |p: &CutProblem| {
         estimate(p, f64::INFINITY, &|| false)

@@ -71,17 +71,21 @@ fn run_all(cases: &[Case], label: &str) {
     let full = Native::default();
     let mut comparisons = 0;
     for case in cases {
-        for families in [Families::Minimal, Families::All, Families::Colour] {
+        for families in [
+            Families::CutQuotas,
+            Families::AllQuotas,
+            Families::ColourSplits,
+        ] {
             comparisons += check(case, &general, families);
         }
-        comparisons += check(case, &full, Families::Colour);
-        comparisons += check(case, &plain, Families::All);
-        comparisons += check(case, &eager, Families::All);
-        comparisons += check(case, &matching_alone, Families::Minimal);
-        comparisons += check(case, &matching, Families::Colour);
-        comparisons += check(case, &matching_region, Families::Minimal);
-        comparisons += check(case, &lp_alone, Families::Colour);
-        comparisons += check(case, &scheduled, Families::All);
+        comparisons += check(case, &full, Families::ColourSplits);
+        comparisons += check(case, &plain, Families::AllQuotas);
+        comparisons += check(case, &eager, Families::AllQuotas);
+        comparisons += check(case, &matching_alone, Families::CutQuotas);
+        comparisons += check(case, &matching, Families::ColourSplits);
+        comparisons += check(case, &matching_region, Families::CutQuotas);
+        comparisons += check(case, &lp_alone, Families::ColourSplits);
+        comparisons += check(case, &scheduled, Families::AllQuotas);
     }
     let solutions: usize = cases.iter().map(|c| c.expected.len()).sum();
     println!(

@@ -68,7 +68,7 @@ fn shipped_descriptors_agree_with_brute_force_and_native() {
         // limits 0, 1 and 2, families in turn.
         let mut compared = 0;
         for (k, case) in cases.iter().enumerate().filter(|(k, _)| k % 23 == 0) {
-            let families = [Families::All, Families::Raw, Families::Minimal][k % 3];
+            let families = [Families::AllQuotas, Families::RawSums, Families::CutQuotas][k % 3];
             compared += check(case, &backend, families);
         }
         println!("{name}: observed boards unique, {compared} comparisons on the sample");
@@ -177,7 +177,7 @@ fn a_hang_is_killed_at_the_deadline_and_unknown() {
     )
     .unwrap();
     assert_eq!(report.status, Status::Unknown);
-    assert_eq!(report.ending, Ending::Timeout);
+    assert_eq!(report.header.ending, Ending::Timeout);
     assert!(!report.complete);
     // Killed with its whole process group: the script's `sleep 31.25` is gone too.
     assert!(started.elapsed().as_secs_f64() < 20.0);

@@ -241,7 +241,7 @@ fn kept_tilings_are_bounded_by_their_pieces() {
     for name in ["native", "portfolio"] {
         let solver = backend::by_name(name, &Default::default()).unwrap();
         let report = backend::run(&open, solver.as_ref(), &request).unwrap();
-        assert_eq!(report.ending, Ending::Capped, "{name}");
+        assert_eq!(report.header.ending, Ending::Capped, "{name}");
         assert!(!report.complete, "{name}");
         let kept = report.solutions.len();
         assert_eq!(kept, MAX_STORED_PIECES.div_ceil(pieces_each), "{name}");

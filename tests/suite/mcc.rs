@@ -85,7 +85,11 @@ fn mcc_export_has_exactly_the_tilings() {
         if case.instance.rows * case.instance.cols > 6 {
             continue;
         }
-        for families in [Families::Minimal, Families::All, Families::Colour] {
+        for families in [
+            Families::CutQuotas,
+            Families::AllQuotas,
+            Families::ColourSplits,
+        ] {
             let model = compile(&case.instance, families);
             let text = mcc::write(&model).unwrap();
             let (items, options) = parse(&text);

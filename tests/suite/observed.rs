@@ -41,12 +41,12 @@ fn each_board_is_unique_and_solved_at_the_root() {
             assert!(report.complete, "{name}");
             assert_eq!(report.solutions, vec![published.clone()], "{name}");
             assert_eq!(
-                report.counters.nodes,
+                report.header.counters.nodes,
                 Some(1),
                 "{name}: solved without branching"
             );
             assert_eq!(
-                report.counters.forced,
+                report.header.counters.forced,
                 Some(forced),
                 "{name}: placements forced"
             );
@@ -58,7 +58,11 @@ fn each_board_is_unique_and_solved_at_the_root() {
 fn every_family_choice_finds_the_same_unique_solution() {
     for name in ["6x6", "7x7", "8x8"] {
         let (instance, published) = board(name);
-        for families in [Families::Minimal, Families::All, Families::Colour] {
+        for families in [
+            Families::CutQuotas,
+            Families::AllQuotas,
+            Families::ColourSplits,
+        ] {
             let request = Request {
                 limit: 2,
                 timeout: None,

@@ -93,7 +93,11 @@ fn small_planted_boards_match_brute_force() {
             let expected = brute_force(&instance);
             assert!(expected.contains(&planted_tiling));
             for (label, native) in configurations() {
-                for families in [Families::Minimal, Families::All, Families::Colour] {
+                for families in [
+                    Families::CutQuotas,
+                    Families::AllQuotas,
+                    Families::ColourSplits,
+                ] {
                     let got = all_solutions(&instance, &native, families);
                     assert_eq!(got, expected, "{} {label} {families:?}", instance.name);
                 }
@@ -107,12 +111,12 @@ fn small_planted_boards_match_brute_force() {
                     ..SearchOptions::default()
                 },
             };
-            let got = all_solutions(&instance, &lp_everywhere, Families::Colour);
+            let got = all_solutions(&instance, &lp_everywhere, Families::ColourSplits);
             assert_eq!(got, expected, "{} lp-every-stall", instance.name);
             // And the portfolio's answer is that of any complete backend, whether its
             // first member decides alone or the members race from the outset.
             let portfolio = backend::by_name("portfolio", &Default::default()).unwrap();
-            let got = all_solutions(&instance, portfolio.as_ref(), Families::Colour);
+            let got = all_solutions(&instance, portfolio.as_ref(), Families::ColourSplits);
             assert_eq!(got, expected, "{} portfolio", instance.name);
             let racing = dominofit::backend::portfolio::Portfolio::new(
                 "portfolio".to_string(),
@@ -127,7 +131,7 @@ fn small_planted_boards_match_brute_force() {
                 ],
             )
             .with_head_start(std::time::Duration::ZERO);
-            let got = all_solutions(&instance, &racing, Families::Colour);
+            let got = all_solutions(&instance, &racing, Families::ColourSplits);
             assert_eq!(got, expected, "{} racing portfolio", instance.name);
             boards += 1;
             tilings += expected.len();
@@ -157,10 +161,14 @@ fn configurations_agree_on_larger_boards() {
                 skipped += 1;
                 continue;
             }
-            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            let reference = all_solutions(&instance, &Native::default(), Families::AllQuotas);
             assert!(reference.contains(&planted_tiling), "{}", instance.name);
             for (label, native) in configurations() {
-                for families in [Families::Minimal, Families::All, Families::Colour] {
+                for families in [
+                    Families::CutQuotas,
+                    Families::AllQuotas,
+                    Families::ColourSplits,
+                ] {
                     let got = all_solutions(&instance, &native, families);
                     assert_eq!(got, reference, "{} {label} {families:?}", instance.name);
                 }
@@ -201,12 +209,12 @@ fn varisat_agrees_with_native_on_planted_boards() {
     for (rows, cols) in [(6, 6), (7, 8), (8, 8)] {
         for index in 0..6 {
             let (instance, _) = planted(rows, cols, 5, index).unwrap();
-            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            let reference = all_solutions(&instance, &Native::default(), Families::AllQuotas);
             if reference.len() > 2000 {
                 continue;
             }
             let encoding = Encoding::ALL[(index as usize) % Encoding::ALL.len()];
-            for families in [Families::All, Families::Raw] {
+            for families in [Families::AllQuotas, Families::RawSums] {
                 let got = all_solutions(&instance, &Sat::varisat(encoding), families);
                 assert_eq!(
                     got, reference,
@@ -227,11 +235,11 @@ fn microlp_agrees_with_native_on_planted_boards() {
     for (rows, cols) in [(6, 6), (7, 8)] {
         for index in 0..4 {
             let (instance, _) = planted(rows, cols, 5, index).unwrap();
-            let reference = all_solutions(&instance, &Native::default(), Families::All);
+            let reference = all_solutions(&instance, &Native::default(), Families::AllQuotas);
             if reference.len() > 200 {
                 continue;
             }
-            for families in [Families::All, Families::Raw] {
+            for families in [Families::AllQuotas, Families::RawSums] {
                 let got = all_solutions(&instance, &Ilp::MICROLP, families);
                 assert_eq!(got, reference, "{} {families:?}", instance.name);
             }
@@ -278,7 +286,7 @@ fn incremental_matching_agrees_with_its_twin_on_planted_16_to_32() {
                     "{} region {region}",
                     instance.name
                 );
-                assert!(report.counters.filtered.is_some(), "the filter ran");
+                assert!(report.header.counters.filtered.is_some(), "the filter ran");
             }
             boards += 1;
         }

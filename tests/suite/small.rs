@@ -126,8 +126,8 @@ fn the_small_path_matches_the_general_engine_on_every_committed_small_board() {
         for limit in [0, 1, 2] {
             let a = backend::run(&board, &small, &request(limit)).unwrap();
             let b = backend::run(&board, &general, &request(limit)).unwrap();
-            assert_eq!(a.backend, "native");
-            assert_eq!(b.backend, "native-general");
+            assert_eq!(a.header.backend, "native");
+            assert_eq!(b.header.backend, "native-general");
             assert_eq!(a.status, b.status, "{} limit {limit}", board.name);
             assert_eq!(a.complete, b.complete, "{} limit {limit}", board.name);
             assert_eq!(
@@ -168,10 +168,10 @@ fn the_observed_boards_are_decided_at_the_root() {
     for board in read_instances(&format!("{root}/models/observed.jsonl")).unwrap() {
         let report = backend::run(&board, &Native::default(), &request(2)).unwrap();
         assert_eq!(report.status, Status::Unique, "{}", board.name);
-        assert_eq!(report.counters.nodes, Some(1), "{}", board.name);
+        assert_eq!(report.header.counters.nodes, Some(1), "{}", board.name);
         let general = backend::run(&board, &general(), &request(2)).unwrap();
         assert_eq!(
-            report.counters.forced, general.counters.forced,
+            report.header.counters.forced, general.header.counters.forced,
             "{}",
             board.name
         );
@@ -192,7 +192,13 @@ fn a_refuted_board_keeps_its_reason() {
     assert!(Board::compile(&board).is_none());
     let report = backend::run(&board, &Native::default(), &request(1)).unwrap();
     assert_eq!(report.status, Status::Unsat);
-    assert!(report.reason.unwrap().contains("1.5 horizontal pieces"));
+    assert!(
+        report
+            .header
+            .reason
+            .unwrap()
+            .contains("1.5 horizontal pieces")
+    );
 }
 
 /// A deadline stops the path with `unknown`, never `unsat`: an open 11×11 board has
@@ -209,12 +215,12 @@ fn a_deadline_stops_the_small_path() {
         families: None,
     };
     let report = backend::run(&open, &Native::default(), &timed).unwrap();
-    assert_eq!(report.backend, "native");
+    assert_eq!(report.header.backend, "native");
     // A planted board has its tiling: never unsat, whatever stopped the search.
     assert_ne!(report.status, Status::Unsat);
     if report.status == Status::Unknown {
         assert!(!report.complete);
-        assert_eq!(report.ending, Ending::Timeout);
+        assert_eq!(report.header.ending, Ending::Timeout);
     }
 }
 
@@ -233,7 +239,7 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
     let general = general();
     let mut gave_up = 0;
     for case in extended_cases(1000, 500) {
-        crate::common::check(&case, &impatient, dominofit::model::Families::Colour);
+        crate::common::check(&case, &impatient, dominofit::model::Families::ColourSplits);
         let Some(board) = Board::compile(&case.instance) else {
             continue;
         };
@@ -244,8 +250,8 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
             gave_up += 1;
             let a = backend::run(&case.instance, &impatient, &request(0)).unwrap();
             let b = backend::run(&case.instance, &general, &request(0)).unwrap();
-            assert_eq!(a.counters, b.counters);
-            assert_eq!(a.backend, "native");
+            assert_eq!(a.header.counters, b.header.counters);
+            assert_eq!(a.header.backend, "native");
         }
     }
     // Small boards seldom meet a dead end; larger open ones do, before their first
@@ -263,7 +269,7 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
         );
         if outcome.ending == Ending::Capped {
             gave_up += 1;
-            assert_eq!(a.counters, b.counters);
+            assert_eq!(a.header.counters, b.header.counters);
             assert_eq!(a.solutions, b.solutions);
         }
     }
@@ -308,9 +314,12 @@ fn a_refutation_by_colour_splits_is_given_in_words() {
         let report = backend::run(&board, &Native::default(), &request(2)).unwrap();
         let general = backend::run(&board, &general(), &request(2)).unwrap();
         assert_eq!(report.status, Status::Unsat, "index {index}");
-        assert_eq!(report.reason, general.reason, "index {index}");
-        assert_eq!(report.counters, general.counters, "index {index}");
-        compared += usize::from(general.reason.is_some());
+        assert_eq!(report.header.reason, general.header.reason, "index {index}");
+        assert_eq!(
+            report.header.counters, general.header.counters,
+            "index {index}"
+        );
+        compared += usize::from(general.header.reason.is_some());
     }
     assert!(compared >= 10, "{compared}");
 }

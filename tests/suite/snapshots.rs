@@ -44,7 +44,7 @@ fn model_dumps() {
 #[test]
 fn dimacs_per_encoding() {
     for board in ["6x6", "7x7", "8x8"] {
-        let model = compile(&observed(board), Families::All);
+        let model = compile(&observed(board), Families::AllQuotas);
         for encoding in Encoding::ALL {
             let lowered = cnf::lower(&model, encoding).unwrap();
             snapshot!(
@@ -52,7 +52,7 @@ fn dimacs_per_encoding() {
                 dimacs::write(&model, &lowered)
             );
         }
-        let raw = compile(&observed(board), Families::Raw);
+        let raw = compile(&observed(board), Families::RawSums);
         let lowered = cnf::lower(&raw, Encoding::Totalizer).unwrap();
         snapshot!(format!("dimacs-{board}-raw"), dimacs::write(&raw, &lowered));
     }
@@ -61,7 +61,7 @@ fn dimacs_per_encoding() {
 #[test]
 fn opb() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [Families::All, Families::Raw] {
+        for families in [Families::AllQuotas, Families::RawSums] {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("opb-{board}-{}", families.name()),
@@ -87,7 +87,7 @@ fn lp_per_family() {
 #[test]
 fn mps_per_family() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [Families::All, Families::Raw] {
+        for families in [Families::AllQuotas, Families::RawSums] {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("mps-{board}-{}", families.name()),
@@ -100,7 +100,7 @@ fn mps_per_family() {
 #[test]
 fn minizinc_per_family() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [Families::All, Families::Raw] {
+        for families in [Families::AllQuotas, Families::RawSums] {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("mzn-{board}-{}", families.name()),
@@ -113,7 +113,7 @@ fn minizinc_per_family() {
 #[test]
 fn mcc_exact_cover() {
     for board in ["6x6", "7x7", "8x8"] {
-        for families in [Families::All, Families::Colour] {
+        for families in [Families::AllQuotas, Families::ColourSplits] {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("mcc-{board}-{}", families.name()),
@@ -121,6 +121,6 @@ fn mcc_exact_cover() {
             );
         }
     }
-    let raw = compile(&observed("8x8"), Families::Raw);
+    let raw = compile(&observed("8x8"), Families::RawSums);
     assert!(dominofit::lower::mcc::write(&raw).is_err());
 }

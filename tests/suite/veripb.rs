@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::common::{Case, paper_cases, program_available};
 use dominofit::backend::native::SearchOptions;
 use dominofit::certify::pb::{self, Counts};
-use dominofit::certify::prove::Verdict;
+use dominofit::certify::prove::ProverVerdict;
 use dominofit::puzzle::{Instance, Solution};
 
 /// Whether veripb is installed (in CI it must be).
@@ -24,7 +24,7 @@ pub(crate) fn prove_and_check(
     instance: &Instance,
     blocked: Option<&Solution>,
     options: SearchOptions,
-) -> (Verdict, Counts, String) {
+) -> (ProverVerdict, Counts, String) {
     let (proved, said) = prove_and_check_all(dir, instance, blocked, options);
     (proved.verdict, proved.counts, said)
 }
@@ -40,7 +40,7 @@ pub(crate) fn prove_and_check_all(
     let proof = dir.join("proof.pbp");
     std::fs::write(&rules, pb::rules_opb(instance, blocked).unwrap()).unwrap();
     let proved = pb::prove(instance, blocked, options, None, &proof).unwrap();
-    if proved.verdict != Verdict::Refuted {
+    if proved.verdict != ProverVerdict::Refuted {
         return (proved, String::new());
     }
     let said = veripb(&rules, &proof);
@@ -140,7 +140,7 @@ fn every_kind_of_reasoning_the_search_logs_passes_veripb() {
     ];
     for (kind, file, name, options, used) in cases {
         let (proved, said) = prove_and_check_all(dir.path(), &board(file, name), None, options);
-        assert_eq!(proved.verdict, Verdict::Refuted, "{kind}");
+        assert_eq!(proved.verdict, ProverVerdict::Refuted, "{kind}");
         assert!(used(&proved), "{kind}: {:?}", proved.counts);
         assert_eq!(
             said, "s VERIFIED UNSATISFIABLE",
@@ -159,7 +159,7 @@ fn every_kind_of_reasoning_the_search_logs_passes_veripb() {
             .remove(0);
         for options in [SearchOptions::default(), general] {
             let (verdict, _, said) = prove_and_check(dir.path(), &instance, Some(&tiling), options);
-            assert_eq!(verdict, Verdict::Refuted, "observed {name}");
+            assert_eq!(verdict, ProverVerdict::Refuted, "observed {name}");
             assert_eq!(said, "s VERIFIED UNSATISFIABLE", "observed {name}");
         }
     }
@@ -217,7 +217,7 @@ fn every_proof_of_the_exhaustive_domain_passes_veripb() {
         );
         match case.expected.len() {
             0 | 1 => {
-                assert_eq!(verdict, Verdict::Refuted, "{}", name(&case));
+                assert_eq!(verdict, ProverVerdict::Refuted, "{}", name(&case));
                 assert_eq!(said, "s VERIFIED UNSATISFIABLE", "{}", name(&case));
                 if case.expected.is_empty() {
                     unsat += 1;
@@ -226,7 +226,7 @@ fn every_proof_of_the_exhaustive_domain_passes_veripb() {
                 }
             }
             _ => {
-                let Verdict::Satisfiable(model) = verdict else {
+                let ProverVerdict::Satisfiable(model) = verdict else {
                     panic!("{}: {verdict:?}", name(&case));
                 };
                 assert!(!model.is_empty(), "{}", name(&case));
@@ -261,11 +261,11 @@ fn proofs_beyond_the_paper_domain_refute_exactly_what_has_no_other_tiling() {
                 &proof,
             )
             .unwrap();
-            let Verdict::Satisfiable(model) = proved.verdict else {
+            let ProverVerdict::Satisfiable(model) = proved.verdict else {
                 panic!("{}: {:?}", name(case), proved.verdict);
             };
             let placements =
-                dominofit::model::compile(&case.instance, dominofit::model::Families::Raw)
+                dominofit::model::compile(&case.instance, dominofit::model::Families::RawSums)
                     .placements;
             let tiling = Solution::from_pieces(model.iter().map(|&v| placements[v as usize - 1]));
             assert!(
@@ -281,7 +281,7 @@ fn proofs_beyond_the_paper_domain_refute_exactly_what_has_no_other_tiling() {
                 blocked,
                 SearchOptions::default(),
             );
-            assert_eq!(verdict, Verdict::Refuted, "{}", name(case));
+            assert_eq!(verdict, ProverVerdict::Refuted, "{}", name(case));
             assert_eq!(said, "s VERIFIED UNSATISFIABLE", "{}", name(case));
             checked += 1;
         }
@@ -357,7 +357,7 @@ fn every_way_clue_inversion_refutes_is_proved() {
         .map(|c| c.instance)
         .chain(inversion_samples(400_000));
     for instance in boards {
-        let model = dominofit::model::compile(&instance, dominofit::model::Families::Colour);
+        let model = dominofit::model::compile(&instance, dominofit::model::Families::ColourSplits);
         let Some(reason) = model.infeasible else {
             continue;
         };
@@ -404,7 +404,7 @@ fn every_way_clue_inversion_refutes_is_proved() {
         *done += 1;
         let (verdict, counts, said) =
             prove_and_check(dir.path(), &instance, None, SearchOptions::default());
-        assert_eq!(verdict, Verdict::Refuted, "{kind}: {instance:?}");
+        assert_eq!(verdict, ProverVerdict::Refuted, "{kind}: {instance:?}");
         assert_eq!(counts.nogoods, 0, "{kind}: refuted by inversion alone");
         assert_eq!(said, "s VERIFIED UNSATISFIABLE", "{kind}: {instance:?}");
     }
@@ -454,7 +454,7 @@ fn a_portfolio_keeps_its_winners_proof() {
         let proof = dir.path().join("proof.pbp");
         std::fs::write(&rules, pb::rules_opb(&instance, None).unwrap()).unwrap();
         let proved = pb::prove_by_any(&instance, None, &members, None, &proof).unwrap();
-        assert_eq!(proved.verdict, Verdict::Refuted, "{name}");
+        assert_eq!(proved.verdict, ProverVerdict::Refuted, "{name}");
         assert_eq!(veripb(&rules, &proof), "s VERIFIED UNSATISFIABLE", "{name}");
         let mut left: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()

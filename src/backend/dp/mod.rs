@@ -85,7 +85,7 @@ impl Dp {
         model: &Model,
         budget: &Budget,
     ) -> Result<Option<(CutProblem, bool)>, BackendError> {
-        if model.families == Families::Raw {
+        if model.families == Families::RawSums {
             // `backend::run` refuses this first; a caller of `solve` may not have.
             return Err(self.refuse("the frontier DP works on the cut quotas u and t".to_string()));
         }
@@ -252,7 +252,7 @@ impl Backend for Dp {
     }
 
     fn default_families(&self) -> Families {
-        Families::Minimal
+        Families::CutQuotas
     }
 
     fn solve(&self, model: &Model, _limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

@@ -8,7 +8,7 @@ use crate::model::PlacementId;
 use crate::process::Run;
 
 /// What a program said.
-pub enum Verdict {
+pub enum ProgramAnswer {
     Solution(Vec<PlacementId>),
     Unsatisfiable,
     /// The program gave up (its own limit) without deciding.
@@ -35,7 +35,7 @@ pub fn read(
     placements: usize,
     names: &dyn Fn(&str) -> Option<PlacementId>,
     max_answer: usize,
-) -> Result<Verdict, AnswerError> {
+) -> Result<ProgramAnswer, AnswerError> {
     use std::os::unix::process::ExitStatusExt;
     // A program that printed a verdict and then crashed may have printed it in error (a
     // broken proof, a half-written model): no verdict from a crashed program is trusted.
@@ -133,7 +133,7 @@ fn competition(
     stdout: &str,
     code: Option<i32>,
     placements: usize,
-) -> Option<Result<Verdict, AnswerError>> {
+) -> Option<Result<ProgramAnswer, AnswerError>> {
     let status = stdout
         .lines()
         .find_map(|l| l.strip_prefix("s "))
@@ -156,15 +156,15 @@ fn competition(
                 .lines()
                 .filter_map(|l| l.strip_prefix("v "))
                 .flat_map(|l| l.split_whitespace().map(str::to_string));
-            Some(model_from(tokens, placements).map(Verdict::Solution))
+            Some(model_from(tokens, placements).map(ProgramAnswer::Solution))
         }
         Some("UNSATISFIABLE") => {
             if let Some(e) = mismatch("UNSATISFIABLE", 20) {
                 return Some(Err(e));
             }
-            Some(Ok(Verdict::Unsatisfiable))
+            Some(Ok(ProgramAnswer::Unsatisfiable))
         }
-        Some("UNKNOWN") | Some("INDETERMINATE") => Some(Ok(Verdict::Unknown)),
+        Some("UNKNOWN") | Some("INDETERMINATE") => Some(Ok(ProgramAnswer::Unknown)),
         Some(other) => Some(Err(AnswerError::Unreadable(format!(
             "unknown status line `s {other}`"
         )))),
@@ -177,15 +177,15 @@ fn competition(
 fn minizinc(
     stdout: &str,
     names: &dyn Fn(&str) -> Option<PlacementId>,
-) -> Option<Result<Verdict, AnswerError>> {
+) -> Option<Result<ProgramAnswer, AnswerError>> {
     let lines: Vec<&str> = stdout.lines().map(str::trim).collect();
     // A MIP solver cannot tell the two apart; with every domain 0..1 nothing is
     // unbounded.
     if lines.contains(&"=====UNSATISFIABLE=====") || lines.contains(&"=====UNSATorUNBOUNDED=====") {
-        return Some(Ok(Verdict::Unsatisfiable));
+        return Some(Ok(ProgramAnswer::Unsatisfiable));
     }
     if lines.contains(&"=====UNKNOWN=====") {
-        return Some(Ok(Verdict::Unknown));
+        return Some(Ok(ProgramAnswer::Unknown));
     }
     let end = lines.iter().position(|l| *l == "----------")?;
     let mut chosen = Vec::new();
@@ -210,11 +210,15 @@ fn minizinc(
     }
     chosen.sort_unstable();
     chosen.dedup();
-    Some(Ok(Verdict::Solution(chosen)))
+    Some(Ok(ProgramAnswer::Solution(chosen)))
 }
 
 /// The pseudo-Boolean competition's answer; `None` without an `s` line.
-fn pb(stdout: &str, code: Option<i32>, placements: usize) -> Option<Result<Verdict, AnswerError>> {
+fn pb(
+    stdout: &str,
+    code: Option<i32>,
+    placements: usize,
+) -> Option<Result<ProgramAnswer, AnswerError>> {
     let status = stdout
         .lines()
         .find_map(|l| l.strip_prefix("s "))
@@ -257,13 +261,13 @@ fn pb(stdout: &str, code: Option<i32>, placements: usize) -> Option<Result<Verdi
             }
             chosen.sort_unstable();
             chosen.dedup();
-            Ok(Verdict::Solution(chosen))
+            Ok(ProgramAnswer::Solution(chosen))
         }
         "UNSATISFIABLE" => match mismatch("UNSATISFIABLE", &[0, 20]) {
             Some(e) => Err(e),
-            None => Ok(Verdict::Unsatisfiable),
+            None => Ok(ProgramAnswer::Unsatisfiable),
         },
-        "UNKNOWN" => Ok(Verdict::Unknown),
+        "UNKNOWN" => Ok(ProgramAnswer::Unknown),
         other => Err(AnswerError::Unreadable(format!(
             "unknown status line `s {}`",
             crate::escape::terminal(other)
@@ -271,15 +275,15 @@ fn pb(stdout: &str, code: Option<i32>, placements: usize) -> Option<Result<Verdi
     })
 }
 
-fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, AnswerError>> {
+fn minisat(text: &str, placements: usize) -> Option<Result<ProgramAnswer, AnswerError>> {
     let mut lines = text.lines();
     match lines.next().map(str::trim) {
         Some("SAT") => {
             let tokens = lines.flat_map(|l| l.split_whitespace().map(str::to_string));
-            Some(model_from(tokens, placements).map(Verdict::Solution))
+            Some(model_from(tokens, placements).map(ProgramAnswer::Solution))
         }
-        Some("UNSAT") => Some(Ok(Verdict::Unsatisfiable)),
-        Some("INDET") => Some(Ok(Verdict::Unknown)),
+        Some("UNSAT") => Some(Ok(ProgramAnswer::Unsatisfiable)),
+        Some("INDET") => Some(Ok(ProgramAnswer::Unknown)),
         _ => None,
     }
 }
@@ -288,7 +292,7 @@ fn minisat(text: &str, placements: usize) -> Option<Result<Verdict, AnswerError>
 fn named_solution<'a>(
     rows: impl Iterator<Item = (&'a str, &'a str)>,
     names: &dyn Fn(&str) -> Option<PlacementId>,
-) -> Result<Verdict, AnswerError> {
+) -> Result<ProgramAnswer, AnswerError> {
     let mut chosen = Vec::new();
     for (name, value) in rows {
         let Some(id) = names(name) else { continue };
@@ -300,10 +304,13 @@ fn named_solution<'a>(
         }
     }
     chosen.sort_unstable();
-    Ok(Verdict::Solution(chosen))
+    Ok(ProgramAnswer::Solution(chosen))
 }
 
-fn cbc(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdict, AnswerError> {
+fn cbc(
+    text: &str,
+    names: &dyn Fn(&str) -> Option<PlacementId>,
+) -> Result<ProgramAnswer, AnswerError> {
     let first = text.lines().next().unwrap_or("").trim();
     if first.starts_with("Optimal") || first.starts_with("Stopped on time - objective value") {
         let rows = text.lines().skip(1).filter_map(|l| {
@@ -312,9 +319,9 @@ fn cbc(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdic
         });
         named_solution(rows, names)
     } else if first.starts_with("Infeasible") || first.starts_with("Integer infeasible") {
-        Ok(Verdict::Unsatisfiable)
+        Ok(ProgramAnswer::Unsatisfiable)
     } else if first.starts_with("Stopped") {
-        Ok(Verdict::Unknown)
+        Ok(ProgramAnswer::Unknown)
     } else {
         Err(AnswerError::Unreadable(format!(
             "unreadable solution file, first line `{first}`"
@@ -322,7 +329,10 @@ fn cbc(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdic
     }
 }
 
-fn glpsol(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Verdict, AnswerError> {
+fn glpsol(
+    text: &str,
+    names: &dyn Fn(&str) -> Option<PlacementId>,
+) -> Result<ProgramAnswer, AnswerError> {
     let unreadable = |what: &str| AnswerError::Unreadable(what.to_string());
     let status = text
         .lines()
@@ -352,8 +362,8 @@ fn glpsol(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Ver
         }
         // EMPTY: no integer point; INFEASIBLE (FINAL): even the LP relaxation has none
         // (glpsol stops before the integer phase).
-        "INTEGER EMPTY" | "INFEASIBLE (FINAL)" => Ok(Verdict::Unsatisfiable),
-        s if s.contains("UNDEFINED") || s.contains("INTERMEDIATE") => Ok(Verdict::Unknown),
+        "INTEGER EMPTY" | "INFEASIBLE (FINAL)" => Ok(ProgramAnswer::Unsatisfiable),
+        s if s.contains("UNDEFINED") || s.contains("INTERMEDIATE") => Ok(ProgramAnswer::Unknown),
         other => Err(AnswerError::Unreadable(format!(
             "unexpected status `{other}`"
         ))),
@@ -362,7 +372,7 @@ fn glpsol(text: &str, names: &dyn Fn(&str) -> Option<PlacementId>) -> Result<Ver
 
 #[cfg(test)]
 mod tests {
-    use super::{AnswerError, Verdict, minizinc, pb};
+    use super::{AnswerError, ProgramAnswer, minizinc, pb};
     use std::collections::BTreeMap;
 
     #[test]
@@ -372,15 +382,15 @@ mod tests {
             .into();
         let first = "v_1_1 = 1;\nh_1_1 = 0;\nv_1_2 = 1;\n----------\nv_1_1 = 0;\n----------\n";
         assert!(
-            matches!(minizinc(first, &|n| names.get(n).copied()), Some(Ok(Verdict::Solution(v))) if v == [0, 2])
+            matches!(minizinc(first, &|n| names.get(n).copied()), Some(Ok(ProgramAnswer::Solution(v))) if v == [0, 2])
         );
         assert!(matches!(
             minizinc("=====UNSATISFIABLE=====\n", &|n| names.get(n).copied()),
-            Some(Ok(Verdict::Unsatisfiable))
+            Some(Ok(ProgramAnswer::Unsatisfiable))
         ));
         assert!(matches!(
             minizinc("=====UNKNOWN=====\n", &|n| names.get(n).copied()),
-            Some(Ok(Verdict::Unknown))
+            Some(Ok(ProgramAnswer::Unknown))
         ));
         assert!(
             minizinc("v_1_1 = 1;\n", &|n| names.get(n).copied()).is_none(),
@@ -396,18 +406,20 @@ mod tests {
     fn pseudo_boolean_answers_are_read_by_their_literals() {
         let sat = "c comment\ns SATISFIABLE\nv x1 -x2 x3\nv -x4 x5 x9\n";
         // x9 is past the placements (an auxiliary variable): not a placement.
-        assert!(matches!(pb(sat, Some(0), 5), Some(Ok(Verdict::Solution(v))) if v == [0, 2, 4]));
+        assert!(
+            matches!(pb(sat, Some(0), 5), Some(Ok(ProgramAnswer::Solution(v))) if v == [0, 2, 4])
+        );
         assert!(matches!(
             pb("s OPTIMUM FOUND\nv x2\n", Some(30), 5),
-            Some(Ok(Verdict::Solution(v))) if v == [1]
+            Some(Ok(ProgramAnswer::Solution(v))) if v == [1]
         ));
         assert!(matches!(
             pb("s UNSATISFIABLE\n", Some(20), 5),
-            Some(Ok(Verdict::Unsatisfiable))
+            Some(Ok(ProgramAnswer::Unsatisfiable))
         ));
         assert!(matches!(
             pb("s UNKNOWN\n", Some(0), 5),
-            Some(Ok(Verdict::Unknown))
+            Some(Ok(ProgramAnswer::Unknown))
         ));
         assert!(pb("nothing\n", Some(0), 5).is_none());
         assert!(matches!(

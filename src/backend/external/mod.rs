@@ -25,7 +25,7 @@ use crate::encode::Encoding;
 use crate::lower::{cnf, lp};
 use crate::model::{Model, PlacementId};
 use crate::process::{self, ProbeError, RunError};
-use answer::Verdict;
+use answer::ProgramAnswer;
 
 /// The descriptors shipped in `backends/`, compiled in so the binary works anywhere.
 const SHIPPED: &[(&str, &str)] = &[
@@ -292,7 +292,7 @@ impl Backend for External {
                 source,
             })?;
             match verdict {
-                Verdict::Solution(chosen) => {
+                ProgramAnswer::Solution(chosen) => {
                     if sink(&chosen) == Control::Stop {
                         return Ok(outcome(Ending::Stopped));
                     }
@@ -300,12 +300,12 @@ impl Backend for External {
                 }
                 // A refutation that arrives after the deadline may be a program stopped
                 // by its own time limit reporting loosely; count only timely ones.
-                Verdict::Unsatisfiable if !budget.expired() => {
+                ProgramAnswer::Unsatisfiable if !budget.expired() => {
                     return Ok(outcome(Ending::Exhausted));
                 }
                 // Giving up before the deadline is the program's own limit, not ours.
-                Verdict::Unknown if !budget.expired() => return Ok(outcome(Ending::Capped)),
-                Verdict::Unsatisfiable | Verdict::Unknown => return timeout(&counters),
+                ProgramAnswer::Unknown if !budget.expired() => return Ok(outcome(Ending::Capped)),
+                ProgramAnswer::Unsatisfiable | ProgramAnswer::Unknown => return timeout(&counters),
             }
         }
     }

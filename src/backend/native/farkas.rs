@@ -87,7 +87,7 @@ pub(super) struct Certificate {
 
 /// What the LP said of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Verdict {
+pub(super) enum LpVerdict {
     /// A certificate that [`certifies`] accepted: the node has no solution.
     Refuted,
     /// The LP was solved and gave no certificate: trying again is pointless.
@@ -130,14 +130,17 @@ impl Root {
 /// Tries to refute the node, in this thread, taking as long as the LP takes (the
 /// tests' every-stall mode).
 #[cfg(test)]
-pub(super) fn refute(lay: &Layout, node: &Node) -> Verdict {
+pub(super) fn refute(lay: &Layout, node: &Node) -> LpVerdict {
     refute_with_certificate(lay, node).0
 }
 
 /// [`refute`], with the certificate of a refutation.
-pub(super) fn refute_with_certificate(lay: &Layout, node: &Node) -> (Verdict, Option<Certificate>) {
+pub(super) fn refute_with_certificate(
+    lay: &Layout,
+    node: &Node,
+) -> (LpVerdict, Option<Certificate>) {
     let Some(lp) = MultiplierLp::new(lay, node) else {
-        return (Verdict::Settled, None);
+        return (LpVerdict::Settled, None);
     };
     verdict(lay, node, lp.solve(|| !crate::interrupt::requested()))
 }
@@ -197,7 +200,7 @@ impl Drop for Pending {
 impl Pending {
     /// The verdict once the LP has answered, with the certificate of a refutation;
     /// `None` while it runs.
-    pub(super) fn poll(&self, lay: &Layout) -> Option<(Verdict, Option<Certificate>)> {
+    pub(super) fn poll(&self, lay: &Layout) -> Option<(LpVerdict, Option<Certificate>)> {
         let answer = match self.answer.try_recv() {
             Ok(answer) => answer,
             Err(std::sync::mpsc::TryRecvError::Empty) => return None,
@@ -214,14 +217,14 @@ impl Pending {
 
 /// The verdict on an LP answer: a refutation only when the rounded multipliers pass the
 /// exact check, and then with them.
-fn verdict(lay: &Layout, node: &Node, answer: Answer) -> (Verdict, Option<Certificate>) {
+fn verdict(lay: &Layout, node: &Node, answer: Answer) -> (LpVerdict, Option<Certificate>) {
     let Some((finished, values)) = answer else {
-        return (Verdict::Unfinished, None);
+        return (LpVerdict::Unfinished, None);
     };
     let unproved = if finished {
-        Verdict::Settled
+        LpVerdict::Settled
     } else {
-        Verdict::Unfinished
+        LpVerdict::Unfinished
     };
     let Some((pi_values, mu_values)) = values else {
         return (unproved, None);
@@ -242,7 +245,7 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> (Verdict, Option<Certif
     for &scale in &SCALES {
         let (pi, mu) = (round(&pi_values, scale), round(&mu_values, scale));
         if certifies(lay, node, &pi, &mu) {
-            return (Verdict::Refuted, Some(Certificate { pi, mu }));
+            return (LpVerdict::Refuted, Some(Certificate { pi, mu }));
         }
     }
     (unproved, None)
@@ -387,7 +390,7 @@ impl MultiplierLp {
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, Verdict, certifies, refute};
+    use super::{LpVerdict, Node, certifies, refute};
     use crate::backend::native::layout::Layout;
     use crate::model::{Families, compile};
 
@@ -397,8 +400,8 @@ mod tests {
         instances.into_iter().find(|i| i.name == name).unwrap()
     }
 
-    fn root_verdict(instance: &crate::puzzle::Instance) -> Verdict {
-        let model = compile(instance, Families::Colour);
+    fn root_verdict(instance: &crate::puzzle::Instance) -> LpVerdict {
+        let model = compile(instance, Families::ColourSplits);
         let lay = Layout::new(&model, false);
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];
@@ -423,7 +426,7 @@ mod tests {
             "unsat-24x24-s6605-4",
         ] {
             let instance = board("unsat-hard.jsonl", name);
-            assert_eq!(root_verdict(&instance), Verdict::Refuted, "{name}");
+            assert_eq!(root_verdict(&instance), LpVerdict::Refuted, "{name}");
         }
     }
 
@@ -432,7 +435,7 @@ mod tests {
     #[test]
     fn settles_on_a_board_with_a_tiling() {
         let instance = board("stress.jsonl", "planted-16x16-s6603-1");
-        assert_eq!(root_verdict(&instance), Verdict::Settled);
+        assert_eq!(root_verdict(&instance), LpVerdict::Settled);
     }
 
     /// No multipliers certify a board that has a tiling (the tiling's 0/1 vector is a
@@ -441,7 +444,7 @@ mod tests {
     #[test]
     fn no_certificate_for_a_board_with_a_tiling() {
         let instance = board("stress.jsonl", "planted-16x16-s6603-1");
-        let model = compile(&instance, Families::Colour);
+        let model = compile(&instance, Families::ColourSplits);
         let lay = Layout::new(&model, false);
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];

@@ -65,7 +65,7 @@ impl Backend for Native {
     /// adversarial boards, where row-by-row search with the line and cut quotas alone
     /// runs into column parities it cannot see until the last rows (BENCHMARKS.md).
     fn default_families(&self) -> Families {
-        Families::Colour
+        Families::ColourSplits
     }
 
     /// The small-board path, for the default options and families only: the answer is
@@ -82,7 +82,8 @@ impl Backend for Native {
             small_failure_cap: default.small_failure_cap,
             ..self.options
         };
-        let general_asked = families.is_some_and(|f| f != Families::Colour) || others != default;
+        let general_asked =
+            families.is_some_and(|f| f != Families::ColourSplits) || others != default;
         if general_asked {
             return None;
         }
@@ -92,7 +93,7 @@ impl Backend for Native {
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
-        if model.families == Families::Raw {
+        if model.families == Families::RawSums {
             // `backend::run` refuses this first; a caller of `solve` may not have.
             return Err(BackendError::Unsupported {
                 backend: self.name().to_string(),

@@ -68,7 +68,7 @@ impl Ids {
 /// The raw model of the board (placements and covers in the formula's order, and the
 /// clue sums), and where its constraints are.
 pub fn raw_model(instance: &Instance, blocked: bool) -> (Model, Ids) {
-    let model = model::compile(instance, Families::Raw);
+    let model = model::compile(instance, Families::RawSums);
     let ids = Ids {
         cells: model.covers.len() as u64,
         rows: instance.rows as u64,

@@ -33,10 +33,10 @@ pub enum Inverted {
 }
 
 /// The board's cells, grouped for the sums.
-struct Cells {
+pub(super) struct Cells {
     /// Cover index of each open cell, by row and by column.
-    by_row: Vec<Vec<u32>>,
-    by_col: Vec<Vec<u32>>,
+    pub(super) by_row: Vec<Vec<u32>>,
+    pub(super) by_col: Vec<Vec<u32>>,
 }
 
 impl Cells {
@@ -85,11 +85,13 @@ pub fn derive<W: super::writer::Output>(
     }
 }
 
-struct Derivation<'a> {
-    model: &'a Model,
-    instance: &'a Instance,
-    ids: &'a Ids,
-    cells: Cells,
+/// The derivation's inputs: the model, its board, where VeriPB numbers each rule, and
+/// the cells grouped by line.
+pub(super) struct Derivation<'a> {
+    pub(super) model: &'a Model,
+    pub(super) instance: &'a Instance,
+    pub(super) ids: &'a Ids,
+    pub(super) cells: Cells,
 }
 
 /// The derived pairs by (family, one-based index).
@@ -459,83 +461,11 @@ impl<'a> Derivation<'a> {
         }
         Ok(found)
     }
-
-    /// The runs of consecutive open cells along a line, and the most disjoint pieces
-    /// along it: half of each run, rounded down.
-    fn line_room(&self, line: Line) -> (i128, Vec<Vec<u32>>) {
-        let (cells, position): (&[u32], fn(&crate::model::Cover) -> usize) = match line {
-            Line::Row(r) => (&self.cells.by_row[r], |cover| cover.col),
-            Line::Col(c) => (&self.cells.by_col[c], |cover| cover.row),
-        };
-        let mut runs: Vec<Vec<u32>> = Vec::new();
-        let mut last: Option<usize> = None;
-        for &k in cells {
-            let at = position(&self.model.covers[k as usize]);
-            if last.is_none_or(|l| l + 1 != at) {
-                runs.push(Vec::new());
-            }
-            if let Some(run) = runs.last_mut() {
-                run.push(k);
-            }
-            last = Some(at);
-        }
-        let room = runs.iter().map(|r| (r.len() / 2) as i128).sum();
-        (room, runs)
-    }
-
-    /// For each run of two or more cells, that the pieces of `orientation` on it are at
-    /// most half its cells: its cells' covers (`≤ 1`), weakened on every other piece
-    /// touching them, halved.
-    fn run_bounds<W: super::writer::Output>(
-        &self,
-        out: &mut ProofWriter<W>,
-        runs: &[Vec<u32>],
-        orientation: Orientation,
-    ) -> Vec<Id> {
-        let mut bounds = Vec::new();
-        for run in runs.iter().filter(|r| r.len() >= 2) {
-            let mut sum = Sum::new();
-            let mut others: Vec<u32> = Vec::new();
-            for &k in run {
-                sum.add(self.ids.cover_at_most(k), 1);
-                for &p in &self.model.covers[k as usize].placements {
-                    if self.model.placements[p as usize].orientation != orientation
-                        && !others.contains(&p)
-                    {
-                        others.push(p);
-                    }
-                }
-            }
-            for p in others {
-                sum.weaken(p);
-            }
-            bounds.push(out.pol(sum.divide(2)));
-        }
-        bounds
-    }
-
-    /// The contradiction of a line whose quota `need` exceeds its room: the quota's
-    /// `≥` against the runs' bounds.
-    fn beyond_room<W: super::writer::Output>(
-        &self,
-        out: &mut ProofWriter<W>,
-        at_least: Id,
-        runs: &[Vec<u32>],
-        orientation: Orientation,
-    ) -> Id {
-        let mut sum = Sum::new();
-        sum.add(at_least, 1);
-        for bound in self.run_bounds(out, runs, orientation) {
-            sum.add(bound, 1);
-        }
-        out.pol(&sum);
-        out.nogood(&[])
-    }
 }
 
 /// A row or a column, zero-based.
 #[derive(Clone, Copy)]
-enum Line {
+pub(super) enum Line {
     Row(usize),
     Col(usize),
 }

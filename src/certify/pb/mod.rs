@@ -12,6 +12,7 @@
 pub mod formula;
 pub mod inversion;
 pub mod logger;
+mod room;
 pub mod writer;
 
 use std::path::Path;
@@ -20,7 +21,7 @@ use std::time::Instant;
 pub use formula::{Ids, rules_opb};
 pub use logger::Counts;
 
-use super::prove::{ProveError, Verdict};
+use super::prove::{ProveError, ProverVerdict};
 use crate::backend::native::{self, SearchOptions, small};
 use crate::backend::{Budget, Control, Ending};
 use crate::model::{self, Families};
@@ -33,7 +34,7 @@ use writer::ProofWriter;
 pub struct Proved {
     /// Refuted (the proof is whole), satisfiable (a tiling the claim rules out), or
     /// unknown (the time limit).
-    pub verdict: Verdict,
+    pub verdict: ProverVerdict,
     /// Bytes of the proof.
     pub bytes: u64,
     /// Its steps, by kind.
@@ -81,7 +82,7 @@ pub fn prove_by_any(
         .transpose()
         .map_err(|e| failed("the tiling to rule out", &e))?;
     drop(raw);
-    let model = model::compile(instance, Families::Colour);
+    let model = model::compile(instance, Families::ColourSplits);
     let [only] = members else {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let paths: Vec<std::path::PathBuf> = (0..members.len())
@@ -110,7 +111,7 @@ pub fn prove_by_any(
                         );
                         if proved
                             .as_ref()
-                            .is_ok_and(|p| !matches!(p.verdict, Verdict::Unknown(_)))
+                            .is_ok_and(|p| !matches!(p.verdict, ProverVerdict::Unknown(_)))
                         {
                             stop.store(true, std::sync::atomic::Ordering::SeqCst);
                         }
@@ -128,7 +129,7 @@ pub fn prove_by_any(
         // The first member that decided, in member order; else the first answer.
         let winner = results
             .iter()
-            .position(|r| matches!(r, Ok(p) if !matches!(p.verdict, Verdict::Unknown(_))))
+            .position(|r| matches!(r, Ok(p) if !matches!(p.verdict, ProverVerdict::Unknown(_))))
             .or_else(|| results.iter().position(Result::is_ok));
         let mut kept = None;
         for (k, (result, path)) in results.into_iter().zip(&paths).enumerate() {
@@ -181,7 +182,7 @@ fn prove_member(
             out.finish()
                 .map_err(|e| failed("cannot write the proof", &e))?;
             return Ok(Proved {
-                verdict: Verdict::Refuted,
+                verdict: ProverVerdict::Refuted,
                 bytes,
                 counts: Counts::default(),
                 small_path: false,
@@ -229,18 +230,18 @@ fn prove_member(
     let mut out = logger.out;
     let verdict = match (other, ending, contradiction) {
         (Some(ids), _, _) => {
-            Verdict::Satisfiable(ids.into_iter().map(|p| u64::from(p) + 1).collect())
+            ProverVerdict::Satisfiable(ids.into_iter().map(|p| u64::from(p) + 1).collect())
         }
         (None, Ending::Exhausted, Some(contradiction)) => {
             out.conclude_unsat(contradiction);
-            Verdict::Refuted
+            ProverVerdict::Refuted
         }
         (None, Ending::Exhausted, None) => {
             return Err(ProveError::Failed(
                 "the search ended without refuting the root (a bug: no certificate)".to_string(),
             ));
         }
-        (None, _, _) => Verdict::Unknown("the time limit ran out".to_string()),
+        (None, _, _) => ProverVerdict::Unknown("the time limit ran out".to_string()),
     };
     let bytes = out.bytes();
     out.finish()

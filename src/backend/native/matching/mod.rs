@@ -169,7 +169,7 @@ mod tests {
     }
 
     fn filter_once(instance: &Instance) -> (Filtered, Vec<(usize, usize)>) {
-        let model = compile(instance, Families::Raw);
+        let model = compile(instance, Families::RawSums);
         let lay = Layout::new(&model, false);
         let active = vec![true; model.placements.len()];
         let covered = vec![false; lay.cells];

@@ -25,7 +25,7 @@ impl<'a> Search<'a> {
     /// The LP refutation of the current node, waited for (the tests' every-stall mode).
     pub(super) fn farkas_refutes_here(&mut self) -> bool {
         let (verdict, certificate) = farkas::refute_with_certificate(self.lay, &self.farkas_node());
-        let refuted = verdict == farkas::Verdict::Refuted;
+        let refuted = verdict == farkas::LpVerdict::Refuted;
         if let Some(certificate) = certificate {
             let covered = self.covered.clone();
             self.justify_farkas(&certificate, &covered, false);
@@ -121,15 +121,15 @@ impl<'a> Search<'a> {
             self.justify_farkas(&certificate, &covered, true);
         }
         match verdict {
-            farkas::Verdict::Refuted => {
+            farkas::LpVerdict::Refuted => {
                 self.farkas_refutations += 1;
                 true
             }
-            farkas::Verdict::Settled => {
+            farkas::LpVerdict::Settled => {
                 self.lp_settled = true;
                 false
             }
-            farkas::Verdict::Unfinished => false,
+            farkas::LpVerdict::Unfinished => false,
         }
     }
 }

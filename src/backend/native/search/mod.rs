@@ -53,7 +53,7 @@ mod tests {
             .iter()
             .find(|i| i.name == "unsat-16x16-s6605-4")
             .unwrap();
-        let model = compile(instance, Families::Colour);
+        let model = compile(instance, Families::ColourSplits);
         assert!(model.infeasible.is_none());
         let layout = Layout::new(&model, false);
         let mut search = Search::new(&layout, SearchOptions::default());

@@ -1,0 +1,107 @@
+//! Counting one instance: by the backend's own counter when it has one, else by
+//! enumeration with every tiling verified, in constant memory.
+
+use num_bigint::BigUint;
+
+use super::report::{CountReport, Header};
+use super::{Compiled, Request, general, prepare, refute_in_words};
+use crate::backend::{Backend, BackendError, Control, Counters, Ending};
+use crate::puzzle::Instance;
+use crate::puzzle::verify::{Violation, verify};
+
+/// Counts the solutions of one instance by enumeration, verifying each one.
+///
+/// # Errors
+/// The backend failed, or produced a tiling the verifier rejects.
+pub fn count(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<CountReport, BackendError> {
+    let (start, budget, mut compiled) = prepare(instance, backend, request, true)?;
+    if let Compiled::Model(model) = &compiled
+        && let Some(reason) = &model.infeasible
+    {
+        return Ok(CountReport {
+            header: Header {
+                name: instance.name.clone(),
+                backend: backend.name().to_string(),
+                time: start.elapsed(),
+                cpu: None,
+                peak: None,
+                counters: Counters::default(),
+                ending: Ending::Exhausted,
+                reason: Some(reason.to_string()),
+            },
+            count: BigUint::default(),
+            complete: true,
+        });
+    }
+    if let Compiled::Model(model) = &compiled
+        && let Some(counted) = backend.count(model, &budget)
+    {
+        let counted = counted?;
+        return Ok(CountReport {
+            header: Header {
+                name: instance.name.clone(),
+                backend: backend.name().to_string(),
+                time: start.elapsed(),
+                cpu: None,
+                peak: None,
+                counters: counted.counters,
+                ending: counted.ending,
+                reason: None,
+            },
+            count: counted.count,
+            complete: counted.ending == Ending::Exhausted,
+        });
+    }
+    let mut total: u128 = 0;
+    let mut wrong: Option<Violation> = None;
+    let (mut outcome, mut reason) = (None, None);
+    for _ in 0..2 {
+        total = 0;
+        let (searched, why) = compiled.search(backend, 0, &budget, &mut |tiling| {
+            if let Err(v) = verify(instance, &compiled.decode(&tiling)) {
+                wrong = Some(v);
+                return Control::Stop;
+            }
+            total += 1;
+            Control::Continue
+        })?;
+        if wrong.is_some() || !compiled.gave_up(&searched) {
+            (outcome, reason) = (Some(searched), why);
+            break;
+        }
+        compiled = general(instance, backend, request)?;
+    }
+    let mut outcome = outcome.expect("the general engine does not give up");
+    let none_found = total == 0 && wrong.is_none();
+    refute_in_words(
+        &compiled,
+        none_found,
+        &mut outcome,
+        &mut reason,
+        (instance, backend, request),
+    )?;
+    if let Some(violation) = wrong {
+        return Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
+    Ok(CountReport {
+        header: Header {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            time: start.elapsed(),
+            cpu: None,
+            peak: None,
+            counters: outcome.counters,
+            ending: outcome.ending,
+            reason,
+        },
+        count: BigUint::from(total),
+        complete: outcome.ending == Ending::Exhausted,
+    })
+}

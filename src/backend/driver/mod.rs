@@ -1,0 +1,342 @@
+//! The driver: compile an instance, run a backend on it, decode and verify every tiling
+//! against the raw rules, and derive the status from the evidence — once, here, for
+//! every backend. Counting is in [`count`], the timing protocol in [`timing`], the
+//! reports and their JSON shape (FORMAT.md) in [`report`].
+
+mod count;
+mod report;
+mod timing;
+
+use std::time::{Duration, Instant};
+
+pub use count::count;
+pub use report::{CountReport, Header, Report, Reported, StreamEnd, StreamedTiling};
+pub use timing::{WARM_UP_CALLS, median, once, protocol, repeated};
+
+use super::{
+    Backend, BackendError, Budget, Compact, Control, Counters, Ending, FastPath, Outcome, Sink,
+    Status, native, storage_full,
+};
+use crate::model::{self, Families, Model, PlacementId};
+use crate::puzzle::verify::{Violation, verify};
+use crate::puzzle::{Instance, Solution};
+
+/// What a user asks of one instance.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    /// 1: first solution; 2: uniqueness; 0: all solutions.
+    pub limit: usize,
+    /// Time allowed for compilation and search; `None`: no limit.
+    pub timeout: Option<Duration>,
+    /// `None` takes the backend's default.
+    pub families: Option<Families>,
+}
+
+/// Decodes placement ids into a tiling.
+pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
+    Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
+}
+
+/// What `run` and `count` do first: the clock, the budget, and the model in the
+/// families asked for (or the backend's), refused here when the backend cannot read them.
+fn prepare(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    fast: bool,
+) -> Result<(Instant, Budget<'static>, Compiled), BackendError> {
+    // An LP a portfolio member abandoned in the previous call may still be running: let
+    // it end first, so that every call starts on an idle machine and takes the same path.
+    native::wait_for_abandoned_lp();
+    let start = Instant::now();
+    let budget = Budget::with_timeout(request.timeout);
+    if fast && let Some(path) = backend.fast_path(instance, request.families) {
+        return Ok((start, budget, Compiled::Fast(path)));
+    }
+    Ok((start, budget, general(instance, backend, request)?))
+}
+
+/// The general model, in the families asked for (or the backend's), refused here when
+/// the backend cannot read them.
+fn general(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Compiled, BackendError> {
+    let families = request
+        .families
+        .unwrap_or_else(|| backend.default_families());
+    let model = model::compile(instance, families);
+    check_families(backend, &model)?;
+    Ok(Compiled::Model(model))
+}
+
+/// What a backend searches: the general model, or the board on the backend's fast path.
+// The model inline: one value made once per call, never moved in a loop.
+#[allow(clippy::large_enum_variant)]
+enum Compiled {
+    Model(Model),
+    Fast(Box<dyn FastPath>),
+}
+
+/// A tiling as the search reported it: borrowed from the search while it is handed on,
+/// owned where it is kept to be decoded after the clock stops.
+enum Found<'a> {
+    Placements(std::borrow::Cow<'a, [PlacementId]>),
+    Compact(Compact),
+}
+
+impl Found<'_> {
+    fn into_owned(self) -> Found<'static> {
+        match self {
+            Found::Placements(ids) => Found::Placements(std::borrow::Cow::Owned(ids.into_owned())),
+            Found::Compact(tiling) => Found::Compact(tiling),
+        }
+    }
+}
+
+/// After a fast path found no tiling: when the general model's clue inversion
+/// (with its colour splits, which the path does not compute) refutes the board, the
+/// answer is the general path's — the refutation in words, no search counters — so that
+/// both paths say the same. The model is compiled only for such answers.
+fn refute_in_words(
+    compiled: &Compiled,
+    none_found: bool,
+    outcome: &mut Outcome,
+    reason: &mut Option<String>,
+    (instance, backend, request): (&Instance, &dyn Backend, &Request),
+) -> Result<(), BackendError> {
+    if !none_found || !matches!(compiled, Compiled::Fast(_)) || outcome.ending != Ending::Exhausted
+    {
+        return Ok(());
+    }
+    if let Compiled::Model(model) = general(instance, backend, request)?
+        && let Some(refutation) = &model.infeasible
+    {
+        *reason = Some(refutation.to_string());
+        outcome.counters = Counters::default();
+    }
+    Ok(())
+}
+
+impl Compiled {
+    /// Whether a fast path gave up on the board (the small-board path's node cap), so that the general
+    /// engine must answer instead.
+    fn gave_up(&self, outcome: &Outcome) -> bool {
+        matches!(self, Compiled::Fast(_)) && outcome.ending == Ending::Capped
+    }
+
+    /// The search, each tiling handed to `each` undecoded.
+    fn search(
+        &self,
+        backend: &dyn Backend,
+        limit: usize,
+        budget: &Budget,
+        each: &mut dyn FnMut(Found<'_>) -> Control,
+    ) -> Result<(Outcome, Option<String>), BackendError> {
+        match self {
+            Compiled::Model(model) => search(model, backend, limit, budget, &mut |ids| {
+                each(Found::Placements(std::borrow::Cow::Borrowed(ids)))
+            }),
+            Compiled::Fast(path) => {
+                let outcome =
+                    path.search(limit, budget, &mut |tiling| each(Found::Compact(tiling)));
+                Ok((outcome, None))
+            }
+        }
+    }
+
+    fn decode(&self, found: &Found) -> Solution {
+        match (self, found) {
+            (Compiled::Model(model), Found::Placements(ids)) => decode(model, ids),
+            (Compiled::Fast(path), &Found::Compact(tiling)) => path.decode(tiling),
+            _ => unreachable!("a tiling is decoded by the form that found it"),
+        }
+    }
+}
+
+/// The backend's search of `model`, or, when clue inversion already refuted the board,
+/// an exhausted search with the refutation in words and no backend run at all.
+fn search(
+    model: &Model,
+    backend: &dyn Backend,
+    limit: usize,
+    budget: &Budget,
+    sink: &mut Sink,
+) -> Result<(Outcome, Option<String>), BackendError> {
+    if let Some(reason) = &model.infeasible {
+        let refuted = Outcome {
+            ending: Ending::Exhausted,
+            counters: Counters::default(),
+        };
+        return Ok((refuted, Some(reason.to_string())));
+    }
+    Ok((backend.solve(model, limit, budget, sink)?, None))
+}
+
+/// Compiles, solves and verifies one instance. Time covers compilation and search
+/// (board construction included, as in the paper's protocol), not verification.
+///
+/// # Errors
+/// The backend failed, or returned a tiling the verifier rejects.
+pub fn run(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+) -> Result<Report, BackendError> {
+    let (start, budget, mut compiled) = prepare(instance, backend, request, true)?;
+    let limit = request.limit;
+    let (mut found, mut capped) = (Vec::new(), false);
+    let (mut outcome, mut reason) = (None, None);
+    for _ in 0..2 {
+        found.clear();
+        let mut pieces = 0;
+        let (searched, why) = compiled.search(backend, limit, &budget, &mut |tiling| {
+            if let Found::Placements(ids) = &tiling {
+                pieces += ids.len();
+            }
+            found.push(tiling.into_owned());
+            if limit != 0 && found.len() >= limit {
+                Control::Stop
+            } else if storage_full(found.len(), pieces) {
+                capped = true;
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        })?;
+        if !compiled.gave_up(&searched) {
+            (outcome, reason) = (Some(searched), why);
+            break;
+        }
+        compiled = general(instance, backend, request)?;
+    }
+    let mut outcome = outcome.expect("the general engine does not give up");
+    let none_found = found.is_empty();
+    refute_in_words(
+        &compiled,
+        none_found,
+        &mut outcome,
+        &mut reason,
+        (instance, backend, request),
+    )?;
+    if capped {
+        outcome.ending = Ending::Capped;
+    }
+    let time = start.elapsed();
+    let mut solutions = Vec::with_capacity(found.len());
+    for tiling in &found {
+        let solution = compiled.decode(tiling);
+        verify(instance, &solution).map_err(|violation| BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        })?;
+        solutions.push(solution);
+    }
+    let exhausted = outcome.ending == Ending::Exhausted;
+    Ok(Report {
+        header: Header {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            time,
+            cpu: None,
+            peak: None,
+            counters: outcome.counters,
+            ending: outcome.ending,
+            reason,
+        },
+        limit: request.limit,
+        status: Status::from_evidence(solutions.len() as u64, exhausted, request.limit),
+        complete: exhausted,
+        found: solutions.len() as u64,
+        solutions,
+    })
+}
+
+/// Like [`run`], but hands each tiling to `each` as soon as it is found, decoded and
+/// verified, instead of keeping it: memory stays flat however many tilings a board has
+/// (`solve --format jsonl --limit 0`). The report's `solutions` is empty and `found`
+/// counts them; its time includes decoding and verification, which run inside the
+/// search here. `each` returning `Stop` ends the search (`Ending::Stopped`).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_streaming(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    each: &mut dyn FnMut(&Solution) -> Control,
+) -> Result<Report, BackendError> {
+    // Not a fast path: a tiling streamed before it gave up could not be taken
+    // back. Streaming is for long enumerations, where compiling costs nothing.
+    let (start, budget, compiled) = prepare(instance, backend, request, false)?;
+    let limit = request.limit;
+    let mut found: u64 = 0;
+    let mut wrong: Option<Violation> = None;
+    let (outcome, reason) = compiled.search(backend, limit, &budget, &mut |tiling| {
+        let solution = compiled.decode(&tiling);
+        if let Err(violation) = verify(instance, &solution) {
+            wrong = Some(violation);
+            return Control::Stop;
+        }
+        found += 1;
+        let wanted = each(&solution);
+        if wanted == Control::Stop || (limit != 0 && found >= limit as u64) {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    })?;
+    if let Some(violation) = wrong {
+        return Err(BackendError::WrongSolution {
+            backend: backend.name().to_string(),
+            violation,
+        });
+    }
+    let exhausted = outcome.ending == Ending::Exhausted;
+    Ok(Report {
+        header: Header {
+            name: instance.name.clone(),
+            backend: backend.name().to_string(),
+            time: start.elapsed(),
+            cpu: None,
+            peak: None,
+            counters: outcome.counters,
+            ending: outcome.ending,
+            reason,
+        },
+        limit,
+        status: Status::from_evidence(found, exhausted, limit),
+        complete: exhausted,
+        solutions: Vec::new(),
+        found,
+    })
+}
+
+/// Refuses `--families raw` for a backend that cannot read the raw dot sums, before
+/// it runs.
+fn check_families(backend: &dyn Backend, model: &Model) -> Result<(), BackendError> {
+    if model.families == Families::RawSums && !backend.capabilities().takes_raw_sums {
+        return Err(BackendError::Unsupported {
+            backend: backend.name().to_string(),
+            reason: "it works on the quota families; `--families raw` is for the SAT and ILP \
+                     lowerings"
+                .to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Solves one instance under the timing protocol ([`timing::repeated`]): warm-up calls,
+/// then `times` timed calls, every one verified; the last report with the median time.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_repeated(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    times: u32,
+) -> Result<Report, BackendError> {
+    repeated(times, || run(instance, backend, request))
+}

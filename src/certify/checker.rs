@@ -1,0 +1,134 @@
+//! The proof checkers a bundle's refutation goes to: VeriPB for cutting planes, `rate` or
+//! `drat-trim` for DRAT, found on the `PATH` or named, run through [`crate::process`].
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::bundle::ProofSystem;
+use crate::process::{self, RunError};
+
+/// DRAT checkers looked for on the `PATH`, in this order, when none is named.
+pub const CHECKERS: [&str; 2] = ["rate", "drat-trim"];
+
+/// The VeriPB checker looked for on the `PATH` when none is named.
+pub const VERIPB: &str = "veripb";
+
+/// Why a bundle could not be checked at all.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// No checker of the bundle's proof system to run.
+    #[error("{}", match .0 {
+        ProofSystem::Drat => "no DRAT checker found: install rate (`cargo install rate`, or \
+            scripts/install-solvers.sh) or drat-trim, or name one with --checker",
+        ProofSystem::Veripb => "no VeriPB checker found: install veripb (`cargo install \
+            --locked veripb`, or scripts/install-solvers.sh), or name it with --veripb",
+    })]
+    NoChecker(ProofSystem),
+    /// The private copy of the formula for the checker could not be written.
+    #[error("cannot write a private copy of the formula: {source}")]
+    Private {
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The checker could not run.
+    #[error("the checker {checker}: {source}")]
+    Checker {
+        /// The checker.
+        checker: String,
+        /// Why.
+        source: RunError,
+    },
+}
+
+/// A proof checker: a program taking `FORMULA PROOF`, of one proof system.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    program: PathBuf,
+    system: ProofSystem,
+}
+
+impl Checker {
+    /// `program` (a path, or a name looked up on the `PATH`), or the first of
+    /// [`CHECKERS`] (DRAT) or [`VERIPB`] on the `PATH`.
+    ///
+    /// # Errors
+    /// None is found.
+    pub fn find(system: ProofSystem, program: Option<&str>) -> Result<Checker, CheckError> {
+        let defaults: &[&str] = match system {
+            ProofSystem::Drat => &CHECKERS,
+            ProofSystem::Veripb => &[VERIPB],
+        };
+        let found = match program {
+            Some(p) if p.contains('/') => Path::new(p).is_file().then(|| PathBuf::from(p)),
+            Some(p) => on_path(p),
+            None => defaults.iter().find_map(|p| on_path(p)),
+        };
+        found
+            .map(|program| Checker { program, system })
+            .ok_or(CheckError::NoChecker(system))
+    }
+
+    /// The program's file name.
+    pub fn name(&self) -> String {
+        self.program
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
+
+    /// Runs the checker; `Ok(Err(said))` when it does not verify.
+    pub(super) fn run(
+        &self,
+        cnf: &Path,
+        proof: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<Result<(), String>, CheckError> {
+        let mut command = std::process::Command::new(&self.program);
+        command.arg(cnf).arg(proof);
+        let limits = process::Limits {
+            deadline,
+            stop: &|| false,
+            max_stdout: 1 << 20,
+            stdout_is_answer: false,
+            scratch: None,
+        };
+        let run = process::run(command, limits).map_err(|source| CheckError::Checker {
+            checker: self.name(),
+            source,
+        })?;
+        if run.timed_out {
+            return Ok(Err("the time limit ran out".to_string()));
+        }
+        let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
+        let accepted = match self.system {
+            ProofSystem::Drat => {
+                let exited_cleanly = run.status.is_some_and(|s| s.code().is_some());
+                said("s VERIFIED") && !said("s NOT VERIFIED") && exited_cleanly
+            }
+            // A verified proof of less than unsatisfiability (`conclusion NONE`) is no
+            // refutation; nor is a verdict without exit status 0.
+            ProofSystem::Veripb => {
+                said("s VERIFIED UNSATISFIABLE") && run.status.is_some_and(|s| s.success())
+            }
+        };
+        if accepted {
+            return Ok(Ok(()));
+        }
+        let said = run
+            .stdout
+            .lines()
+            .chain(run.stderr.lines())
+            .rfind(|l| !l.trim().is_empty())
+            .unwrap_or("no verdict")
+            .to_string();
+        Ok(Err(crate::escape::terminal(&said)))
+    }
+}
+
+/// A program of that name in a directory of the `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}

@@ -1,0 +1,139 @@
+//! Reading instance, workload and solution files with strict validation.
+//!
+//! Files come from people and from other tools, so every mistake gets one message that
+//! names the file, the line of a workload, the field and what was expected. Validation
+//! walks a `serde_json::Value` by hand rather than deriving a struct, because serde's
+//! messages for a negative clue or a wrong type do not name the field.
+
+mod error;
+mod fields;
+mod limits;
+mod text;
+
+use std::path::Path;
+
+pub use error::{InputError, Origin};
+use fields::{instance_from_value, solution_from_value};
+pub use limits::{MAX_INPUT_BYTES, MAX_WORKLOAD_CELLS};
+use text::{each_document, given_text, is_workload, read_text};
+
+use super::{Instance, Solution};
+
+/// Reads one file (or `-` for standard input) holding an instance or a workload.
+///
+/// # Errors
+/// Any unreadable, malformed or invalid input, with its origin.
+pub fn read_instances(path: &str) -> Result<Vec<Instance>, InputError> {
+    let (text, file) = read_text(path)?;
+    let stem = if path == "-" {
+        "stdin".to_string()
+    } else {
+        Path::new(path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.to_string())
+    };
+    parse_instances(&text, &file, &stem, is_workload(path, &text))
+}
+
+/// Reads a solution file (or a JSON Lines file of solutions, one per instance).
+///
+/// # Errors
+/// Any unreadable, malformed or invalid input, with its origin.
+pub fn read_solutions(path: &str) -> Result<Vec<Solution>, InputError> {
+    let (text, file) = read_text(path)?;
+    let workload = is_workload(path, &text);
+    parse_solutions(&text, &file, workload)
+}
+
+/// Parses solution text: one document, or with `workload` one per line.
+///
+/// # Errors
+/// The first problem found, with its origin.
+pub fn parse_solutions(
+    text: &str,
+    file: &str,
+    workload: bool,
+) -> Result<Vec<Solution>, InputError> {
+    let mut solutions = Vec::new();
+    each_document(text, file, workload, &mut |origin, value| {
+        solutions.push(solution_from_value(&value, &origin)?);
+        Ok(())
+    })?;
+    Ok(solutions)
+}
+
+/// Parses instance text. `workload` selects JSON Lines; otherwise the text is one
+/// JSON document named `stem` unless it names itself.
+///
+/// # Errors
+/// The first problem found, with its origin.
+pub fn parse_instances(
+    text: &str,
+    file: &str,
+    stem: &str,
+    workload: bool,
+) -> Result<Vec<Instance>, InputError> {
+    let mut instances = Vec::new();
+    let mut cells = 0usize;
+    // Names key the rows of runs.csv and the files of `emit -o DIR`: one workload may
+    // not use a name twice.
+    let mut lines_by_name: std::collections::HashMap<String, Option<usize>> =
+        std::collections::HashMap::new();
+    each_document(text, file, workload, &mut |origin, value| {
+        let default_name = match origin.line {
+            Some(line) => format!("line-{line}"),
+            None => stem.to_string(),
+        };
+        let instance = instance_from_value(&value, &origin, &default_name)?;
+        if let Some(first) = lines_by_name.insert(instance.name.clone(), origin.line) {
+            return Err(InputError::Board {
+                message: format!(
+                    "the name `{}` is already used by the board on line {}; names in a \
+                     workload must differ",
+                    crate::escape::terminal(&instance.name),
+                    first.map_or("?".to_string(), |l| l.to_string())
+                ),
+                origin,
+            });
+        }
+        cells += instance.rows * instance.cols;
+        if cells > MAX_WORKLOAD_CELLS {
+            return Err(InputError::Board {
+                origin,
+                message: format!(
+                    "the workload's boards add up to more than {MAX_WORKLOAD_CELLS} cells; \
+                     split it into smaller files"
+                ),
+            });
+        }
+        instances.push(instance);
+        Ok(())
+    })?;
+    Ok(instances)
+}
+
+/// Instances from text that came from no file (the Python package's strings): one
+/// document when the whole text is one JSON value, a workload otherwise, as standard
+/// input is read. `file` names the text in messages; unnamed boards are named `stem`.
+///
+/// # Errors
+/// As [`parse_instances`].
+pub fn parse_given_instances(
+    text: &str,
+    file: &str,
+    stem: &str,
+) -> Result<Vec<Instance>, InputError> {
+    let text = given_text(text, file)?;
+    parse_instances(text, file, stem, is_workload("-", text))
+}
+
+/// Solutions from text that came from no file, read as [`parse_given_instances`] reads
+/// instances.
+///
+/// # Errors
+/// As [`parse_solutions`].
+pub fn parse_given_solutions(text: &str, file: &str) -> Result<Vec<Solution>, InputError> {
+    let text = given_text(text, file)?;
+    parse_solutions(text, file, is_workload("-", text))
+}
