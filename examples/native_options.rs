@@ -128,7 +128,7 @@ fn main() {
                 timeout: Some(Duration::from_secs_f64(timeout)),
                 families: None,
             };
-            let r = backend::run(inst, &Native { options }, &request).unwrap();
+            let r = backend::run(inst, &Native::new(options), &request).unwrap();
             nodes += r.header.counters.nodes.unwrap_or(0);
             if r.status != Status::Unknown {
                 times.push(r.header.time.as_secs_f64() * 1e3);

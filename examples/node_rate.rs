@@ -63,14 +63,12 @@ fn main() {
         });
         for instance in &instances {
             for (c, (_, options)) in configs.iter().enumerate() {
-                let native = Native {
-                    options: SearchOptions {
-                        // The general engine at every size: the small-board path has
-                        // no nodes of the same kind.
-                        small_boards: false,
-                        ..*options
-                    },
-                };
+                let native = Native::new(SearchOptions {
+                    // The general engine at every size: the small-board path has
+                    // no nodes of the same kind.
+                    small_boards: false,
+                    ..*options
+                });
                 let model = compile(instance, native.default_families());
                 if model.infeasible.is_some() {
                     continue;
@@ -79,6 +77,7 @@ fn main() {
                     deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
                     stop: None,
                     on_check: None,
+                    beside: None,
                 };
                 let mut found = 0u64;
                 let mut sink = |_: &[u32]| {

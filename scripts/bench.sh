@@ -6,7 +6,7 @@
 #
 #   scripts/bench.sh                 # defaults: TIMEOUT=10 REPEAT=5
 #   TIMEOUT=5 REPEAT=3 scripts/bench.sh
-#   FEATURES=cadical,highs,coin-cbc scripts/bench.sh   # in-process CaDiCaL, HiGHS, CBC too
+#   FEATURES=cadical-lib,highs,coin-cbc scripts/bench.sh   # in-process CaDiCaL, HiGHS, CBC too
 #   BACKENDS=native,varisat scripts/bench.sh           # a subset
 #   RESUME=1 scripts/bench.sh     # keep OUT, run only the (limit, backend) pairs missing
 #

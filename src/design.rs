@@ -297,6 +297,7 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
             node_limit: node_cap,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     let request = Request {
         limit: 1,

@@ -1,6 +1,8 @@
 //! What a query may use: its deadline, the stop flag of whoever asked, and the choices
 //! some backends take.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Resources a query may use.
@@ -15,6 +17,57 @@ pub struct Budget<'a> {
     /// caller's thread and starts the other members from here once its head start is
     /// over, so that the head start is not work thrown away.
     pub on_check: Option<&'a (dyn Fn() + Sync)>,
+    /// The one slot for work beside the search (the native search's LP refutation), when
+    /// the caller shares one among searches: a portfolio's members share theirs, since
+    /// they would only solve the same LP twice. `None`: the backend's own.
+    pub beside: Option<Beside>,
+}
+
+/// A slot for one piece of work that runs on a thread beside a search, taking a core of
+/// its own, and may outlive the call that started it (it ends at the end of its current
+/// iteration once abandoned). Owned by the backend that starts such work (and shared by
+/// a portfolio's members): the driver lets the last call's work end before the next
+/// call's clock starts ([`super::Backend::settle`]), so every call starts on an idle
+/// machine, and a portfolio holds its other members back while the slot is taken.
+#[derive(Debug, Clone, Default)]
+pub struct Beside {
+    taken: Arc<AtomicBool>,
+}
+
+/// The slot, taken: freed when dropped, however the work ends.
+#[derive(Debug)]
+pub struct Taken {
+    taken: Arc<AtomicBool>,
+}
+
+impl Beside {
+    /// The slot, when it is free.
+    pub fn take(&self) -> Option<Taken> {
+        self.taken
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .ok()?;
+        Some(Taken {
+            taken: self.taken.clone(),
+        })
+    }
+
+    /// Whether work runs in the slot now.
+    pub fn busy(&self) -> bool {
+        self.taken.load(Ordering::SeqCst)
+    }
+
+    /// Waits until the slot is free (or the user interrupts).
+    pub fn wait_until_free(&self) {
+        while self.busy() && !crate::interrupt::requested() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        self.taken.store(false, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for Budget<'_> {
@@ -23,6 +76,7 @@ impl std::fmt::Debug for Budget<'_> {
             .field("deadline", &self.deadline)
             .field("stop", &self.stop)
             .field("on_check", &self.on_check.is_some())
+            .field("beside", &self.beside)
             .finish()
     }
 }
@@ -38,6 +92,7 @@ impl Budget<'_> {
             deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
             stop: crate::interrupt::call_stop(),
             on_check: None,
+            beside: None,
         }
     }
 

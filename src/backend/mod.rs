@@ -22,7 +22,9 @@ pub mod sat;
 mod status;
 pub mod worker;
 
-pub use budget::{BackendOptions, Budget, MAX_TIMEOUT_SECONDS, available_threads, time_limit};
+pub use budget::{
+    BackendOptions, Beside, Budget, MAX_TIMEOUT_SECONDS, Taken, available_threads, time_limit,
+};
 pub use capabilities::Capabilities;
 pub use driver::{
     CountReport, Header, Report, Reported, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
@@ -79,6 +81,11 @@ pub trait Backend: Send + Sync {
     ) -> Option<Box<dyn FastPath>> {
         None
     }
+
+    /// Waits for work an earlier call left running beside its search (an abandoned LP
+    /// refutation ends at the end of its iteration), so that the next call starts on an
+    /// idle machine; the driver calls it before the clock starts.
+    fn settle(&self) {}
 
     /// Counts solutions without enumerating them, for backends that can (the frontier
     /// DP); `None` means count by enumeration through [`Backend::solve`].

@@ -50,6 +50,7 @@ pub const BUILTINS: &[Builtin] = &[
         build: |_| {
             Box::new(native::Native {
                 options: native_options("native-general").unwrap_or_default(),
+                ..native::Native::default()
             })
         },
     },
@@ -59,6 +60,7 @@ pub const BUILTINS: &[Builtin] = &[
         build: |_| {
             Box::new(native::Native {
                 options: native_options("native-matching").unwrap_or_default(),
+                ..native::Native::default()
             })
         },
     },
@@ -86,7 +88,7 @@ pub const BUILTINS: &[Builtin] = &[
         reads: "CNF with the chosen cardinality encoding (pure-Rust CDCL)",
         build: |options| Box::new(sat::Sat::varisat(options.encoding)),
     },
-    #[cfg(feature = "cadical")]
+    #[cfg(feature = "cadical-lib")]
     Builtin {
         name: "cadical-lib",
         reads: "CNF with the chosen cardinality encoding (CaDiCaL, in-process)",

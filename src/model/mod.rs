@@ -21,22 +21,22 @@ pub use inversion::{Quotas, invert};
 /// Index of a placement in [`Model::placements`].
 pub type PlacementId = u32;
 
-/// Which constraint families a model carries besides the exact cover. Each is named on
-/// the command line, in file headers and in dumps by [`Families::name`].
+/// Which constraint families a model carries besides the exact cover.
+// The variants say what they hold; the command line, file headers and dumps name them
+// by `Families::name` (`minimal`, `all`, `colour`, `raw`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default, schemars::JsonSchema)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Families {
-    /// The cut quotas `u` and `t` only: by Corollary 3.2 they already imply every clue.
+    /// `u` and `t` only: by Corollary 3.2 they already imply every clue.
     #[serde(rename = "minimal")]
     #[cfg_attr(feature = "cli", value(name = "minimal"))]
     CutQuotas,
-    /// Every orientation quota, `u`, `p`, `q`, `t`: redundant but stronger for
-    /// propagation.
+    /// `u`, `p`, `q`, `t`: redundant but stronger for propagation.
     #[default]
     #[serde(rename = "all")]
     #[cfg_attr(feature = "cli", value(name = "all"))]
     AllQuotas,
-    /// The four quotas plus the checkerboard colour splits of `u` and `t` (Eq. 10).
+    /// All four plus the checkerboard colour splits of `u` and `t` (Eq. 10).
     #[serde(rename = "colour")]
     #[cfg_attr(feature = "cli", value(name = "colour"))]
     ColourSplits,

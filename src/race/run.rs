@@ -29,21 +29,21 @@ pub fn measure(
         Ok(measured) => RunRow {
             workload: workload.to_string(),
             instance: instance.name.clone(),
-            backend: measured.backend,
+            backend: measured.header.backend,
             rows: instance.rows,
             cols: instance.cols,
             limit: options.limit,
             status: measured.status,
             complete: measured.complete,
             time_ms: (measured.status != Status::Unknown)
-                .then_some(measured.time.as_secs_f64() * 1e3),
-            cpu_ms: Some(rounded_ms(measured.cpu)),
-            peak_mib: measured.peak.map(mib),
-            nodes: measured.counters.nodes,
-            forced: measured.counters.forced,
+                .then_some(measured.header.time.as_secs_f64() * 1e3),
+            cpu_ms: Some(rounded_ms(measured.header.cpu.unwrap_or_default())),
+            peak_mib: measured.header.peak.map(mib),
+            nodes: measured.header.counters.nodes,
+            forced: measured.header.counters.forced,
             solutions: measured.solutions,
             count: measured.count,
-            end: measured.ending.end(),
+            end: measured.header.ending.end(),
             error: None,
         },
         Err(source @ BackendError::WrongSolution { .. }) => {
@@ -88,14 +88,10 @@ fn mib(bytes: u64) -> f64 {
 
 /// What one instance on one backend gave, solved or counted.
 struct Measured {
-    backend: String,
+    /// Backend, time, CPU and peak (measured), work, ending.
+    header: backend::Header,
     status: Status,
     complete: bool,
-    time: Duration,
-    cpu: Duration,
-    peak: Option<u64>,
-    ending: backend::Ending,
-    counters: crate::backend::Counters,
     solutions: usize,
     count: Option<String>,
 }
@@ -119,16 +115,11 @@ fn timed(
         || backend::run(instance, backend, request),
     )?;
     Ok(Measured {
-        backend: report.header.backend,
         status: report.status,
         complete: report.complete,
-        time: report.header.time,
-        cpu: report.header.cpu.unwrap_or_default(),
-        peak: report.header.peak,
-        ending: report.header.ending,
-        counters: report.header.counters,
         solutions: report.solutions.len(),
         count: None,
+        header: report.header,
     })
 }
 
@@ -150,19 +141,14 @@ fn timed_count(
     )?;
     let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
     Ok(Measured {
-        backend: report.header.backend,
         status: if report.complete {
             Status::from_evidence(found, true, 0)
         } else {
             Status::Unknown
         },
         complete: report.complete,
-        time: report.header.time,
-        cpu: report.header.cpu.unwrap_or_default(),
-        peak: report.header.peak,
-        ending: report.header.ending,
-        counters: report.header.counters,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
         count: Some(report.count.to_string()),
+        header: report.header,
     })
 }

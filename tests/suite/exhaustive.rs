@@ -10,9 +10,11 @@ use dominofit::model::Families;
 fn run_all(cases: &[Case], label: &str) {
     let plain = Native {
         options: plain_options(),
+        ..Native::default()
     };
     let eager = Native {
         options: eager_options(),
+        ..Native::default()
     };
     // The matching filter on its own (no colour or capacity check to lean on), and on
     // top of everything else.
@@ -24,12 +26,14 @@ fn run_all(cases: &[Case], label: &str) {
             failure_cache: false,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     let matching = Native {
         options: SearchOptions {
             matching: true,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     // The incremental filter's SCC pass on a region of a few cells around each change,
     // the rest contracted: it may miss deletions, never make a wrong one (the debug
@@ -41,6 +45,7 @@ fn run_all(cases: &[Case], label: &str) {
             colour_balance: false,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     // The LP refutation alone, at every node: it may only ever cut nodes without a
     // tiling (the domain's unsatisfiable cases all fall at the root, so here it is put to
@@ -55,9 +60,11 @@ fn run_all(cases: &[Case], label: &str) {
             restarts: false,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     let scheduled = Native {
         options: scheduled_options(),
+        ..Native::default()
     };
     // The default options on the general model, under each family set; and the
     // default itself, which takes the small-board path (tests/suite/small.rs compares
@@ -67,6 +74,7 @@ fn run_all(cases: &[Case], label: &str) {
             small_boards: false,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     let full = Native::default();
     let mut comparisons = 0;

@@ -33,26 +33,29 @@ fn configurations() -> Vec<(&'static str, Native)> {
     let scheduled = scheduled_options();
     vec![
         ("default", Native::default()),
-        ("scheduled", Native { options: scheduled }),
-        ("matching", Native { options: matching }),
+        ("scheduled", Native::new(scheduled)),
+        ("matching", Native::new(matching)),
         (
             "matching-alone",
             Native {
                 options: matching_alone,
+                ..Native::default()
             },
         ),
         (
             "matching-region",
             Native {
                 options: matching_region,
+                ..Native::default()
             },
         ),
-        ("plain", Native { options: plain }),
-        ("eager", Native { options: eager }),
+        ("plain", Native::new(plain)),
+        ("eager", Native::new(eager)),
         (
             "small-components",
             Native {
                 options: small_components,
+                ..Native::default()
             },
         ),
     ]
@@ -110,6 +113,7 @@ fn small_planted_boards_match_brute_force() {
                     path_capacity: false,
                     ..SearchOptions::default()
                 },
+                ..Native::default()
             };
             let got = all_solutions(&instance, &lp_everywhere, Families::ColourSplits);
             assert_eq!(got, expected, "{} lp-every-stall", instance.name);
@@ -127,6 +131,7 @@ fn small_planted_boards_match_brute_force() {
                             matching: true,
                             ..SearchOptions::default()
                         },
+                        ..Native::default()
                     }),
                 ],
             )
@@ -279,6 +284,7 @@ fn incremental_matching_agrees_with_its_twin_on_planted_16_to_32() {
                         matching_region: region,
                         ..SearchOptions::default()
                     },
+                    ..Native::default()
                 };
                 let report = backend::run(&instance, &native, &request).unwrap();
                 assert_eq!(

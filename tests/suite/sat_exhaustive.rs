@@ -40,7 +40,7 @@ fn varisat_matches_brute_force_beyond_the_paper() {
     );
 }
 
-#[cfg(feature = "cadical")]
+#[cfg(feature = "cadical-lib")]
 #[test]
 fn cadical_matches_brute_force_on_the_paper_domain() {
     let mut comparisons = 0;

@@ -88,6 +88,7 @@ fn general() -> Native {
             small_boards: false,
             ..SearchOptions::default()
         },
+        ..Native::default()
     }
 }
 
@@ -235,6 +236,7 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
             small_failure_cap: 0,
             ..SearchOptions::default()
         },
+        ..Native::default()
     };
     let general = general();
     let mut gave_up = 0;

@@ -5,7 +5,7 @@ use num_bigint::BigUint;
 
 use super::report::{CountReport, Header};
 use super::{Compiled, Request, general, prepare, refute_in_words};
-use crate::backend::{Backend, BackendError, Control, Counters, Ending};
+use crate::backend::{Backend, BackendError, Control, Counters, Ending, Outcome};
 use crate::puzzle::Instance;
 use crate::puzzle::verify::{Violation, verify};
 
@@ -23,16 +23,16 @@ pub fn count(
         && let Some(reason) = &model.infeasible
     {
         return Ok(CountReport {
-            header: Header {
-                name: instance.name.clone(),
-                backend: backend.name().to_string(),
-                time: start.elapsed(),
-                cpu: None,
-                peak: None,
-                counters: Counters::default(),
-                ending: Ending::Exhausted,
-                reason: Some(reason.to_string()),
-            },
+            header: Header::of(
+                &instance.name,
+                backend.name(),
+                start.elapsed(),
+                Outcome {
+                    ending: Ending::Exhausted,
+                    counters: Counters::default(),
+                },
+                Some(reason.to_string()),
+            ),
             count: BigUint::default(),
             complete: true,
         });
@@ -41,17 +41,18 @@ pub fn count(
         && let Some(counted) = backend.count(model, &budget)
     {
         let counted = counted?;
+        let outcome = Outcome {
+            ending: counted.ending,
+            counters: counted.counters,
+        };
         return Ok(CountReport {
-            header: Header {
-                name: instance.name.clone(),
-                backend: backend.name().to_string(),
-                time: start.elapsed(),
-                cpu: None,
-                peak: None,
-                counters: counted.counters,
-                ending: counted.ending,
-                reason: None,
-            },
+            header: Header::of(
+                &instance.name,
+                backend.name(),
+                start.elapsed(),
+                outcome,
+                None,
+            ),
             count: counted.count,
             complete: counted.ending == Ending::Exhausted,
         });
@@ -91,17 +92,14 @@ pub fn count(
         });
     }
     Ok(CountReport {
-        header: Header {
-            name: instance.name.clone(),
-            backend: backend.name().to_string(),
-            time: start.elapsed(),
-            cpu: None,
-            peak: None,
-            counters: outcome.counters,
-            ending: outcome.ending,
-            reason,
-        },
-        count: BigUint::from(total),
         complete: outcome.ending == Ending::Exhausted,
+        header: Header::of(
+            &instance.name,
+            backend.name(),
+            start.elapsed(),
+            outcome,
+            reason,
+        ),
+        count: BigUint::from(total),
     })
 }

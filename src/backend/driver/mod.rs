@@ -15,7 +15,7 @@ pub use timing::{WARM_UP_CALLS, median, once, protocol, repeated};
 
 use super::{
     Backend, BackendError, Budget, Compact, Control, Counters, Ending, FastPath, Outcome, Sink,
-    Status, native, storage_full,
+    Status, storage_full,
 };
 use crate::model::{self, Families, Model, PlacementId};
 use crate::puzzle::verify::{Violation, verify};
@@ -47,7 +47,7 @@ fn prepare(
 ) -> Result<(Instant, Budget<'static>, Compiled), BackendError> {
     // An LP a portfolio member abandoned in the previous call may still be running: let
     // it end first, so that every call starts on an idle machine and takes the same path.
-    native::wait_for_abandoned_lp();
+    backend.settle();
     let start = Instant::now();
     let budget = Budget::with_timeout(request.timeout);
     if fast && let Some(path) = backend.fast_path(instance, request.families) {
@@ -235,16 +235,7 @@ pub fn run(
     }
     let exhausted = outcome.ending == Ending::Exhausted;
     Ok(Report {
-        header: Header {
-            name: instance.name.clone(),
-            backend: backend.name().to_string(),
-            time,
-            cpu: None,
-            peak: None,
-            counters: outcome.counters,
-            ending: outcome.ending,
-            reason,
-        },
+        header: Header::of(&instance.name, backend.name(), time, outcome, reason),
         limit: request.limit,
         status: Status::from_evidence(solutions.len() as u64, exhausted, request.limit),
         complete: exhausted,
@@ -295,16 +286,13 @@ pub fn run_streaming(
     }
     let exhausted = outcome.ending == Ending::Exhausted;
     Ok(Report {
-        header: Header {
-            name: instance.name.clone(),
-            backend: backend.name().to_string(),
-            time: start.elapsed(),
-            cpu: None,
-            peak: None,
-            counters: outcome.counters,
-            ending: outcome.ending,
+        header: Header::of(
+            &instance.name,
+            backend.name(),
+            start.elapsed(),
+            outcome,
             reason,
-        },
+        ),
         limit,
         status: Status::from_evidence(found, exhausted, limit),
         complete: exhausted,

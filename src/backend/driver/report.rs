@@ -36,6 +36,29 @@ pub struct Header {
     pub reason: Option<String>,
 }
 
+impl Header {
+    /// The header of an answer of `backend` on the board `name`, found in `time` (no CPU
+    /// time or peak yet: the timing protocol measures those).
+    pub fn of(
+        name: &str,
+        backend: &str,
+        time: Duration,
+        outcome: crate::backend::Outcome,
+        reason: Option<String>,
+    ) -> Header {
+        Header {
+            name: name.to_string(),
+            backend: backend.to_string(),
+            time,
+            cpu: None,
+            peak: None,
+            counters: outcome.counters,
+            ending: outcome.ending,
+            reason,
+        }
+    }
+}
+
 /// The answer for one instance, every solution verified.
 #[derive(Debug, Clone)]
 pub struct Report {

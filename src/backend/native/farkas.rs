@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
@@ -34,6 +34,7 @@ use clarabel::solver::{
 };
 
 use super::layout::Layout;
+use crate::backend::Beside;
 
 /// The live part of a node: what the refutation reads.
 pub(super) struct Node<'s> {
@@ -153,26 +154,30 @@ pub(super) struct Pending {
     root: Root,
 }
 
-/// Starts refuting `root` in the background, until `deadline`; `None` when another
-/// LP is running in this process (a portfolio's members would only solve the same root
-/// LP twice) or a thread cannot be had.
+/// Starts refuting `root` in the background, until `deadline`, in the slot `beside`;
+/// `None` when the slot is taken (by a portfolio's other member: it would only solve the
+/// same root LP twice, or by an LP an earlier call abandoned) or a thread cannot be had.
 ///
 /// The search does not wait for it: an LP in the search's own thread held up
 /// satisfiable boards the search was about to finish. Beside the search the LP can take
 /// as long as the search does; when the search ends first (drops its [`Pending`]) the
 /// LP stops at the end of its current iteration.
-pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Option<Pending> {
+pub(super) fn start(
+    lay: &Layout,
+    root: Root,
+    deadline: Option<Instant>,
+    beside: &Beside,
+) -> Option<Pending> {
     let lp = MultiplierLp::new(lay, &root.node())?;
-    LP_RUNNING
-        .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-        .ok()?;
+    let taken = beside.take()?;
     let abandoned = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel();
     let told = abandoned.clone();
     let spawned = std::thread::Builder::new()
         .name("farkas-lp".to_string())
         .spawn(move || {
-            let _running = Running;
+            // Frees the slot when the LP ends, however it ends.
+            let _taken = taken;
             let keep_going = move || {
                 !told.load(Ordering::SeqCst)
                     && !crate::interrupt::requested()
@@ -180,10 +185,8 @@ pub(super) fn start(lay: &Layout, root: Root, deadline: Option<Instant>) -> Opti
             };
             let _ = tx.send(lp.solve(keep_going));
         });
-    if spawned.is_err() {
-        LP_RUNNING.store(false, Ordering::SeqCst);
-        return None;
-    }
+    // A thread that could not start dropped its closure, and the slot with it.
+    spawned.ok()?;
     Some(Pending {
         answer: rx,
         abandoned,
@@ -249,32 +252,6 @@ fn verdict(lay: &Layout, node: &Node, answer: Answer) -> (LpVerdict, Option<Cert
         }
     }
     (unproved, None)
-}
-
-/// Waits until no LP thread is running: an abandoned one runs to the end of its
-/// iteration.
-pub fn wait_for_abandoned_lp() {
-    while LP_RUNNING.load(Ordering::SeqCst) && !crate::interrupt::requested() {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Whether an LP refutation is running beside a search: a portfolio holds its other
-/// members back meanwhile, since the LP thread already takes the second core.
-pub fn lp_running() -> bool {
-    LP_RUNNING.load(Ordering::SeqCst)
-}
-
-/// Whether an LP thread is running.
-static LP_RUNNING: AtomicBool = AtomicBool::new(false);
-
-/// Clears [`LP_RUNNING`] when the LP thread ends, however it ends.
-struct Running;
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        LP_RUNNING.store(false, Ordering::SeqCst);
-    }
 }
 
 /// The LP whose optimum is positive exactly when the node has no fractional solution,

@@ -14,11 +14,12 @@ pub mod proof;
 mod search;
 pub mod small;
 
-use crate::backend::{Backend, BackendError, Budget, Capabilities, FastPath, Sink, SolveResult};
+use crate::backend::{
+    Backend, BackendError, Beside, Budget, Capabilities, FastPath, Sink, SolveResult,
+};
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
 
-pub use farkas::{lp_running, wait_for_abandoned_lp};
 pub use search::SearchOptions;
 
 /// The general search on `model` to exhaustion (or until `sink` stops it), telling
@@ -43,6 +44,19 @@ pub fn search_with_proof(
 pub struct Native {
     /// Which optional parts of the search run, and their limits.
     pub options: SearchOptions,
+    /// The slot its LP refutation runs in beside the search, unless the caller's budget
+    /// brings one (a portfolio's, shared by its members).
+    pub beside: Beside,
+}
+
+impl Native {
+    /// The search with these options, and a slot of its own for its LP refutation.
+    pub fn new(options: SearchOptions) -> Native {
+        Native {
+            options,
+            beside: Beside::default(),
+        }
+    }
 }
 
 impl Backend for Native {
@@ -101,6 +115,14 @@ impl Backend for Native {
             });
         }
         let layout = layout::Layout::new(model, self.options.transport);
-        Ok(search::Search::new(&layout, self.options).run(limit, budget, sink))
+        let budget = Budget {
+            beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
+            ..budget.clone()
+        };
+        Ok(search::Search::new(&layout, self.options).run(limit, &budget, sink))
+    }
+
+    fn settle(&self) {
+        self.beside.wait_until_free();
     }
 }

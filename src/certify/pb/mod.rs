@@ -85,6 +85,8 @@ pub fn prove_by_any(
     let model = model::compile(instance, Families::ColourSplits);
     let [only] = members else {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // One LP beside the searches, as in a portfolio: they would solve the same one.
+        let beside = crate::backend::Beside::default();
         let paths: Vec<std::path::PathBuf> = (0..members.len())
             .map(|k| proof.with_extension(format!("member-{k}")))
             .collect();
@@ -94,11 +96,13 @@ pub fn prove_by_any(
                 .zip(&paths)
                 .map(|(&options, path)| {
                     let (stop, model, ruled_out) = (stop.clone(), &model, &ruled_out);
+                    let beside = beside.clone();
                     scope.spawn(move || {
                         let budget = Budget {
                             deadline,
                             stop: Some(stop.clone()),
-                            on_check: None,
+                            beside: Some(beside),
+                            ..Budget::default()
                         };
                         let proved = prove_member(
                             instance,

@@ -89,8 +89,8 @@ impl<'a> Search<'a> {
     /// Starts the LP refutation of the saved root in the background, until the deadline,
     /// once the search has failed `farkas_after_failures` times without finding a tiling
     /// (a board with one has a fractional solution: nothing to refute). When another LP
-    /// holds the process's one LP slot, it tries again after sixteen times as many
-    /// failures. The search goes on and never waits for it.
+    /// holds the budget's slot for work beside the search, it tries again after sixteen
+    /// times as many failures. The search goes on and never waits for it.
     pub(super) fn start_farkas_when_due(&mut self, budget: &Budget) {
         if self.failures_total < self.lp_due_at
             || self.lp.is_some()
@@ -102,7 +102,8 @@ impl<'a> Search<'a> {
         let Some(mark) = self.lp_root_mark else {
             return;
         };
-        self.lp = farkas::start(self.lay, self.root_copy(mark), budget.deadline);
+        let beside = budget.beside.clone().unwrap_or_default();
+        self.lp = farkas::start(self.lay, self.root_copy(mark), budget.deadline, &beside);
         self.lp_due_at = if self.lp.is_some() {
             u64::MAX
         } else {

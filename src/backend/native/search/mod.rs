@@ -35,7 +35,6 @@ pub(in crate::backend::native) use state::Search;
 mod tests {
     use super::order::luby;
     use super::{Search, SearchOptions};
-    use crate::backend::native::farkas;
     use crate::backend::native::layout::Layout;
     use crate::model::{Families, compile};
 
@@ -64,8 +63,6 @@ mod tests {
             search.queue.push((g as u32) << 1 | 1);
         }
         assert!(search.settle(), "propagation alone refutes it");
-        // Another test's LP may hold the one LP slot for a moment.
-        farkas::wait_for_abandoned_lp();
         search.mark_root_for_farkas();
         // Due at once, as if the search had failed often enough.
         search.lp_due_at = 0;

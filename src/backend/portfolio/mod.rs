@@ -28,7 +28,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Backend, BackendError, Budget, Control, Counters, Ending, FastPath, Outcome, Sink, SolveResult,
+    Backend, BackendError, Beside, Budget, Control, Counters, Ending, FastPath, Outcome, Sink,
+    SolveResult,
 };
 use crate::model::{Families, Model, PlacementId};
 
@@ -44,6 +45,9 @@ pub struct Portfolio {
     name: String,
     members: Arc<Vec<Box<dyn Backend>>>,
     head_start: std::time::Duration,
+    /// The one slot for work beside a search, shared by the members: they would only
+    /// solve the same root LP twice.
+    beside: Beside,
 }
 
 impl std::fmt::Debug for Portfolio {
@@ -84,6 +88,7 @@ impl Portfolio {
             name,
             members: Arc::new(members),
             head_start: HEAD_START,
+            beside: Beside::default(),
         }
     }
 
@@ -204,6 +209,13 @@ impl Backend for Portfolio {
         }))
     }
 
+    fn settle(&self) {
+        self.beside.wait_until_free();
+        for member in self.members.iter() {
+            member.settle();
+        }
+    }
+
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         if self.members.is_empty() {
             return Err(BackendError::Failed {
@@ -215,6 +227,7 @@ impl Backend for Portfolio {
             deadline: budget.deadline,
             stop: Some(Arc::new(AtomicBool::new(false))),
             on_check: None,
+            beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
         };
         let stop_all = || {
             if let Some(flag) = &member_budget.stop {
@@ -240,7 +253,8 @@ impl Backend for Portfolio {
                 // may fill the cores; another busy thread would slow all of them.
                 if !now
                     && (std::time::Instant::now() < start_at
-                        || (crate::backend::native::lp_running() && members.len() >= cores()))
+                        || (member_budget.beside.as_ref().is_some_and(Beside::busy)
+                            && members.len() >= cores()))
                 {
                     return;
                 }

@@ -27,9 +27,9 @@ pub enum Engine {
     /// varisat, pure Rust: the default; it cannot be interrupted, so it runs in a worker
     /// thread.
     Varisat,
-    /// CaDiCaL through rustsat (Cargo feature `cadical`): interruptible, so the deadline
+    /// CaDiCaL through rustsat (Cargo feature `cadical-lib`): interruptible, so the deadline
     /// stops the solver itself.
-    #[cfg(feature = "cadical")]
+    #[cfg(feature = "cadical-lib")]
     Cadical,
 }
 
@@ -38,7 +38,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Varisat => "varisat",
-            #[cfg(feature = "cadical")]
+            #[cfg(feature = "cadical-lib")]
             Engine::Cadical => "cadical-lib",
         }
     }
@@ -62,8 +62,8 @@ impl Sat {
         }
     }
 
-    /// CaDiCaL in-process (feature `cadical`), with the given cardinality encoding.
-    #[cfg(feature = "cadical")]
+    /// CaDiCaL in-process (feature `cadical-lib`), with the given cardinality encoding.
+    #[cfg(feature = "cadical-lib")]
     pub fn cadical(encoding: Encoding) -> Sat {
         Sat {
             engine: Engine::Cadical,
@@ -91,7 +91,7 @@ impl Backend for Sat {
         match self.engine {
             Engine::Varisat => Capabilities::SAT,
             // CaDiCaL asks its terminator between steps: it stops when told.
-            #[cfg(feature = "cadical")]
+            #[cfg(feature = "cadical-lib")]
             Engine::Cadical => Capabilities {
                 interruptible: true,
                 ..Capabilities::SAT
@@ -131,7 +131,7 @@ impl Backend for Sat {
             clauses: Some(lowered.cnf.len() as u64),
             ..Counters::default()
         };
-        #[cfg(feature = "cadical")]
+        #[cfg(feature = "cadical-lib")]
         if self.engine == Engine::Cadical {
             let ending =
                 cadical::solve(&lowered, budget, sink).map_err(|message| BackendError::Failed {
@@ -251,7 +251,7 @@ fn varisat_worker(
     }
 }
 
-#[cfg(feature = "cadical")]
+#[cfg(feature = "cadical-lib")]
 mod cadical {
     //! CaDiCaL in the calling thread, stopped by a terminator at the deadline.
 
@@ -278,6 +278,7 @@ mod cadical {
             deadline: budget.deadline,
             stop: budget.stop.clone(),
             on_check: None,
+            beside: None,
         };
         solver.attach_terminator(move || {
             if budget.expired() {
