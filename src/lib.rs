@@ -57,6 +57,7 @@ macro_rules! from_str_by_name {
     };
 }
 
+pub mod action;
 pub mod backend;
 pub mod certify;
 pub mod design;

@@ -61,7 +61,7 @@ _register_worker()
 Instance = Union[dict, str, "os.PathLike[str]", Iterable[dict]]
 
 #: The seed ``dominofit generate`` uses when none is given.
-DEFAULT_SEED = 20260912
+DEFAULT_SEED: int = _native.DEFAULT_SEED
 
 _U64_MAX = 2**64 - 1
 #: Most rows or columns a board may have.
@@ -72,18 +72,11 @@ def _source(value: Any, what: str) -> tuple[str, bool, bool]:
     """(text or path, is_path, several) for the native calls."""
     if isinstance(value, os.PathLike):
         path = os.fspath(value)
-        several = path.lower().endswith((".jsonl", ".ndjson"))
-        return path, True, several
+        return path, True, _native.is_workload(path, True)
     if isinstance(value, dict):
         return json.dumps(value), False, False
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            json.loads(text)
-            several = False
-        except ValueError:
-            several = True
-        return value, False, several
+        return value, False, _native.is_workload(value, False)
     if isinstance(value, (list, tuple)):
         if not all(isinstance(v, dict) for v in value):
             raise TypeError(f"a list of {what}s holds dicts")

@@ -22,12 +22,11 @@ use std::time::Duration;
 use pyo3::create_exception;
 use pyo3::prelude::*;
 
+use dominofit::action::{self, BoardKind, EmitError, EmitOptions, GenerateRequest};
 use dominofit::backend::{self, BackendError, BackendOptions, Request};
-use dominofit::design::{self, DesignOptions};
+use dominofit::design::DesignOptions;
 use dominofit::encode::Encoding;
-use dominofit::lower::Format;
-use dominofit::model::{self, Families};
-use dominofit::puzzle::generate::{planted, planted_open};
+use dominofit::model::Families;
 use dominofit::puzzle::parse::{
     parse_given_instances, parse_given_solutions, read_instances, read_solutions,
 };
@@ -271,27 +270,17 @@ fn emit(
     families: Option<&str>,
 ) -> PyResult<String> {
     let instances = boards(source, is_path)?;
-    let format: Format = to.parse().map_err(fail)?;
-    let encoding = parse_option::<Encoding>(encoding)?.unwrap_or(Encoding::Totalizer);
-    let families = parse_option::<Families>(families)?.unwrap_or_default();
+    let defaults = EmitOptions::default();
+    let options = EmitOptions {
+        to: to.parse().map_err(fail)?,
+        encoding: parse_option::<Encoding>(encoding)?.unwrap_or(defaults.encoding),
+        families: parse_option::<Families>(families)?.unwrap_or(defaults.families),
+    };
     let stop = dominofit::interrupt::stopped_here;
-    let written = interruptible(py, || -> Result<Vec<u8>, String> {
+    let written = interruptible(py, || -> Result<Vec<u8>, EmitError> {
         let mut out = Vec::new();
         for instance in &instances {
-            let context = |e: &dyn std::fmt::Display| format!("instance `{}`: {e}", instance.name);
-            let model = model::compile(instance, families);
-            let lowered = if format.needs_cnf() {
-                let budget = dominofit::memory::budget();
-                Some(
-                    dominofit::lower::cnf::lower_within(&model, encoding, budget, &stop)
-                        .map_err(|e| context(&e))?,
-                )
-            } else {
-                None
-            };
-            format
-                .write(&mut out, &model, lowered.as_ref(), &[], &stop)
-                .map_err(|e| context(&e))?;
+            action::emit(instance, &options, &mut out, &stop)?;
         }
         Ok(out)
     })?
@@ -314,54 +303,40 @@ fn generate(
     pool: u32,
     node_cap: u64,
 ) -> PyResult<Vec<String>> {
-    let options = DesignOptions {
-        timeout: seconds(Some(timeout))?.unwrap_or_default(),
-        pool,
-        node_cap,
-        ..DesignOptions::default()
-    };
-    let cells = (rows as u128) * (cols as u128) * u128::from(count);
-    if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
-        return Err(fail(format!(
-            "{count} boards of {rows}x{cols} add up to more than the {} cells a workload may \
-             hold; generate fewer boards per file",
-            dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
-        )));
+    let request = GenerateRequest {
+        rows,
+        cols,
+        count,
+        seed,
+        kind: kind.parse::<BoardKind>().map_err(fail)?,
+        design: DesignOptions {
+            timeout: seconds(Some(timeout))?.unwrap_or_default(),
+            pool,
+            node_cap,
+            ..DesignOptions::default()
+        },
     }
-    if pool == 0 || node_cap == 0 {
-        return Err(fail("pool and node_cap are at least 1"));
-    }
-    if !["planted", "open", "unique", "unsat"].contains(&kind) {
-        return Err(fail(format!(
-            "unknown kind `{kind}` (planted, open, unique, unsat)"
-        )));
-    }
-    interruptible(py, || -> Result<Vec<String>, String> {
-        (0..count)
-            .map(|index| {
-                let instance = match kind {
-                    "unique" => design::unique(rows, cols, seed, index, &options)
-                        .map(|c| c.instance)
-                        .map_err(|e| e.to_string())?,
-                    "unsat" => design::unsat(rows, cols, seed, index, &options)
-                        .map(|c| c.instance)
-                        .map_err(|e| e.to_string())?,
-                    "open" => {
-                        planted_open(rows, cols, seed, index)
-                            .map_err(|e| e.to_string())?
-                            .0
-                    }
-                    _ => {
-                        planted(rows, cols, seed, index)
-                            .map_err(|e| e.to_string())?
-                            .0
-                    }
-                };
-                Ok(instance.to_json())
-            })
-            .collect()
+    .checked()
+    .map_err(fail)?;
+    interruptible(py, || {
+        request
+            .boards()
+            .map(|made| made.map(|made| made.instance.to_json()))
+            .collect::<Result<Vec<String>, _>>()
     })?
     .map_err(fail)
+}
+
+/// Whether `source` (a path, or JSON text) holds a workload rather than one document,
+/// as the command line decides it: `.jsonl`/`.ndjson` paths, and text that is not one
+/// JSON value.
+#[pyfunction]
+fn is_workload(source: &str, is_path: bool) -> bool {
+    if is_path {
+        dominofit::puzzle::parse::is_workload(source, "")
+    } else {
+        dominofit::puzzle::parse::is_workload("-", source)
+    }
 }
 
 /// A board, and a tiling over it, drawn as `show` draws it: text, or an SVG picture.
@@ -455,6 +430,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generate, m)?)?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(is_workload, m)?)?;
+    m.add("DEFAULT_SEED", dominofit::action::generate::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(register_worker, m)?)?;
     m.add_function(wrap_pyfunction!(worker, m)?)?;
     Ok(())

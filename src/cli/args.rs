@@ -375,7 +375,7 @@ pub(super) struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub(super) count: u64,
     /// Seed of the random stream; the same seed gives the same instances.
-    #[arg(long, default_value_t = 20260912)]
+    #[arg(long, default_value_t = dominofit::action::generate::DEFAULT_SEED)]
     pub(super) seed: u64,
     /// Boards with exactly one solution, for puzzle design.
     #[arg(long, conflicts_with = "unsat")]

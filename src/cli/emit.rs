@@ -13,36 +13,19 @@ use anyhow::{Context, Result};
 
 use dominofit::escape::terminal;
 
-use dominofit::model;
+use dominofit::action::{self, BoardKind, EmitOptions, GenerateRequest};
+use dominofit::design::DesignOptions;
 use dominofit::puzzle::Instance;
-use dominofit::puzzle::generate::{planted, planted_open};
 use dominofit::puzzle::parse::read_instances;
 
 /// Writes the emitted form of one instance to `out`.
 pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {
-    let model = model::compile(instance, args.families);
-    let context = || format!("instance `{}`", terminal(&instance.name));
-    let lowered = if args.to.needs_cnf() {
-        let lowered = dominofit::lower::cnf::lower_within(
-            &model,
-            args.encoding,
-            dominofit::memory::budget(),
-            &dominofit::interrupt::requested,
-        )
-        .with_context(context)?;
-        Some(lowered)
-    } else {
-        None
+    let options = EmitOptions {
+        to: args.to,
+        encoding: args.encoding,
+        families: args.families,
     };
-    args.to
-        .write(
-            out,
-            &model,
-            lowered.as_ref(),
-            &[],
-            &dominofit::interrupt::requested,
-        )
-        .with_context(context)?;
+    action::emit(instance, &options, out, &dominofit::interrupt::requested)?;
     Ok(())
 }
 
@@ -75,26 +58,30 @@ pub(super) fn emit(args: EmitArgs) -> Result<ExitCode> {
 }
 
 pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
-    use dominofit::design::{self, DesignOptions};
-    let options = DesignOptions {
-        timeout: args.timeout,
-        pool: args.pool,
-        node_cap: args.node_cap,
-        ..DesignOptions::default()
+    let kind = if args.unique {
+        BoardKind::Unique
+    } else if args.unsat {
+        BoardKind::Unsat
+    } else if args.open {
+        BoardKind::Open
+    } else {
+        BoardKind::Planted
     };
-    // What `solve` would refuse to read, `generate` refuses to write.
-    let cells = (args.rows as u128) * (args.cols as u128) * u128::from(args.count);
-    if cells > dominofit::puzzle::parse::MAX_WORKLOAD_CELLS as u128 {
-        return Err(UsageError(format!(
-            "{} boards of {}x{} add up to more than the {} cells a workload may hold; \
-             generate fewer boards per file",
-            args.count,
-            args.rows,
-            args.cols,
-            dominofit::puzzle::parse::MAX_WORKLOAD_CELLS
-        ))
-        .into());
+    let request = GenerateRequest {
+        rows: args.rows,
+        cols: args.cols,
+        count: args.count,
+        seed: args.seed,
+        kind,
+        design: DesignOptions {
+            timeout: args.timeout,
+            pool: args.pool,
+            node_cap: args.node_cap,
+            ..DesignOptions::default()
+        },
     }
+    .checked()
+    .map_err(|e| UsageError(e.to_string()))?;
     let certifier = match &args.certify {
         Some(_) if !(args.unique || args.unsat) => {
             return Err(UsageError(
@@ -116,21 +103,14 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
     // Boards are streamed as they are made: into a temporary file renamed into place
     // at the end (nothing half-written is left on an error), or to standard output.
     let mut fill = |out: &mut dyn Write| -> Result<()> {
-        for index in 0..args.count {
-            let certified = if args.unique {
-                progress.show(index as usize, "certifying uniqueness");
-                Some(design::unique(
-                    args.rows, args.cols, args.seed, index, &options,
-                )?)
-            } else if args.unsat {
-                progress.show(index as usize, "proving unsatisfiability");
-                Some(design::unsat(
-                    args.rows, args.cols, args.seed, index, &options,
-                )?)
-            } else {
-                None
-            };
-            if let (Some(certifier), Some(c)) = (&certifier, &certified) {
+        for index in 0..request.count {
+            match kind {
+                BoardKind::Unique => progress.show(index as usize, "certifying uniqueness"),
+                BoardKind::Unsat => progress.show(index as usize, "proving unsatisfiability"),
+                BoardKind::Planted | BoardKind::Open => {}
+            }
+            let made = request.board(index)?;
+            if let (Some(certifier), Some(c)) = (&certifier, &made.certified) {
                 progress.show(index as usize, "writing its certificate");
                 let tilings: Vec<_> = c.solution.iter().cloned().collect();
                 certifier
@@ -139,15 +119,8 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
                         format!("board `{}`: no certificate", terminal(&c.instance.name))
                     })?;
             }
-            let instance = if let Some(c) = certified {
-                c.instance
-            } else if args.open {
-                planted_open(args.rows, args.cols, args.seed, index)?.0
-            } else {
-                planted(args.rows, args.cols, args.seed, index)?.0
-            };
             progress.clear();
-            writeln!(out, "{}", instance.to_json())?;
+            writeln!(out, "{}", made.instance.to_json())?;
         }
         Ok(())
     };

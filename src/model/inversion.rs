@@ -224,66 +224,28 @@ pub fn invert(instance: &Instance) -> Result<Quotas, Infeasibility> {
     }
 
     // Colour splits (Eq. 10): I_i and J_j are prefix imbalances, +1 for even cells.
-    let mut u_even = vec![0u32; m];
-    let mut u_odd = vec![0u32; m];
-    let mut imbalance: i128 = 0;
-    for i in 0..m {
-        imbalance += room.row_colour[i];
-        for (even, half_sum, cap, slot) in [
-            (
-                true,
-                u[i] as i128 + imbalance,
-                room.vertical_cut[i][0],
-                &mut u_even[i],
-            ),
-            (
-                false,
-                u[i] as i128 - imbalance,
-                room.vertical_cut[i][1],
-                &mut u_odd[i],
-            ),
-        ] {
-            if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
-                return Err(Infeasibility::VerticalColour {
-                    row: i + 1,
-                    even,
-                    need_halves: half_sum,
-                    room: cap,
-                });
-            }
-            *slot = narrow(half_sum / 2);
-        }
-    }
-    let mut t_even = vec![0u32; n];
-    let mut t_odd = vec![0u32; n];
-    let mut imbalance: i128 = 0;
-    for j in 0..n {
-        imbalance += room.col_colour[j];
-        for (even, half_sum, cap, slot) in [
-            (
-                true,
-                t[j] as i128 + imbalance,
-                room.horizontal_cut[j][0],
-                &mut t_even[j],
-            ),
-            (
-                false,
-                t[j] as i128 - imbalance,
-                room.horizontal_cut[j][1],
-                &mut t_odd[j],
-            ),
-        ] {
-            if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
-                return Err(Infeasibility::HorizontalColour {
-                    col: j + 1,
-                    even,
-                    need_halves: half_sum,
-                    room: cap,
-                });
-            }
-            *slot = narrow(half_sum / 2);
-        }
-    }
+    let (u_even, u_odd) = colour_splits(
+        &u,
+        &room.row_colour,
+        &room.vertical_cut,
+        |i, even, need_halves, room| Infeasibility::VerticalColour {
+            row: i + 1,
+            even,
+            need_halves,
+            room,
+        },
+    )?;
+    let (t_even, t_odd) = colour_splits(
+        &t,
+        &room.col_colour,
+        &room.horizontal_cut,
+        |j, even, need_halves, room| Infeasibility::HorizontalColour {
+            col: j + 1,
+            even,
+            need_halves,
+            room,
+        },
+    )?;
 
     let vertical_total = u.iter().map(|&x| x as u64).sum();
     let horizontal_total = p.iter().map(|&x| x as u64).sum();
@@ -303,6 +265,36 @@ pub fn invert(instance: &Instance) -> Result<Quotas, Infeasibility> {
 
 fn open_in(counts: &[i128], k: usize) -> usize {
     counts[k] as usize
+}
+
+/// The colour splits of one kind of cut (Eq. 10): with `I` the prefix imbalance of
+/// `colour` (+1 per even cell), the pieces crossing cut `k` from even cells are
+/// `(counts[k] + I) / 2` and from odd cells `(counts[k] - I) / 2`; each must be a whole,
+/// non-negative number within the room `cuts[k]` leaves for its colour, or `refuted`
+/// says why not (cut, even side or not, the count in halves, the room).
+fn colour_splits(
+    counts: &[u32],
+    colour: &[i128],
+    cuts: &[[usize; 2]],
+    refuted: impl Fn(usize, bool, i128, usize) -> Infeasibility,
+) -> Result<(Vec<u32>, Vec<u32>), Infeasibility> {
+    let mut even_part = vec![0u32; counts.len()];
+    let mut odd_part = vec![0u32; counts.len()];
+    let mut imbalance: i128 = 0;
+    for k in 0..counts.len() {
+        imbalance += colour[k];
+        let count = i128::from(counts[k]);
+        for (even, half_sum, cap, slot) in [
+            (true, count + imbalance, cuts[k][0], &mut even_part[k]),
+            (false, count - imbalance, cuts[k][1], &mut odd_part[k]),
+        ] {
+            if half_sum < 0 || half_sum % 2 != 0 || half_sum / 2 > cap as i128 {
+                return Err(refuted(k, even, half_sum, cap));
+            }
+            *slot = narrow(half_sum / 2);
+        }
+    }
+    Ok((even_part, odd_part))
 }
 
 #[cfg(test)]

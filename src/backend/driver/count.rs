@@ -4,7 +4,7 @@
 use num_bigint::BigUint;
 
 use super::report::{CountReport, Header};
-use super::{Compiled, Request, general, prepare, refute_in_words};
+use super::{Compiled, Request, concluded, general, prepare};
 use crate::backend::{Backend, BackendError, Control, Counters, Ending, Outcome};
 use crate::puzzle::Instance;
 use crate::puzzle::verify::{Violation, verify};
@@ -76,13 +76,11 @@ pub fn count(
         }
         compiled = general(instance, backend, request)?;
     }
-    let mut outcome = outcome.expect("the general engine does not give up");
-    let none_found = total == 0 && wrong.is_none();
-    refute_in_words(
+    let (outcome, reason) = concluded(
         &compiled,
-        none_found,
-        &mut outcome,
-        &mut reason,
+        outcome,
+        reason,
+        total == 0 && wrong.is_none(),
         (instance, backend, request),
     )?;
     if let Some(violation) = wrong {

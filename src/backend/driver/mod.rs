@@ -95,28 +95,31 @@ impl Found<'_> {
     }
 }
 
-/// After a fast path found no tiling: when the general model's clue inversion
-/// (with its colour splits, which the path does not compute) refutes the board, the
-/// answer is the general path's — the refutation in words, no search counters — so that
-/// both paths say the same. The model is compiled only for such answers.
-fn refute_in_words(
+/// The outcome of the search that answered (the fast path, or the general model after
+/// the fast path gave up). After a fast path found no tiling (`none_found`): when the
+/// general model's clue inversion (with its colour splits, which the small-board path
+/// does not compute) refutes the board, the answer is the general path's — the
+/// refutation in words, no search counters — so that both paths say the same. The
+/// model is compiled only for such answers.
+fn concluded(
     compiled: &Compiled,
+    outcome: Option<Outcome>,
+    mut reason: Option<String>,
     none_found: bool,
-    outcome: &mut Outcome,
-    reason: &mut Option<String>,
     (instance, backend, request): (&Instance, &dyn Backend, &Request),
-) -> Result<(), BackendError> {
+) -> Result<(Outcome, Option<String>), BackendError> {
+    let mut outcome = outcome.expect("the general engine does not give up");
     if !none_found || !matches!(compiled, Compiled::Fast(_)) || outcome.ending != Ending::Exhausted
     {
-        return Ok(());
+        return Ok((outcome, reason));
     }
     if let Compiled::Model(model) = general(instance, backend, request)?
         && let Some(refutation) = &model.infeasible
     {
-        *reason = Some(refutation.to_string());
+        reason = Some(refutation.to_string());
         outcome.counters = Counters::default();
     }
-    Ok(())
+    Ok((outcome, reason))
 }
 
 impl Compiled {
@@ -211,13 +214,11 @@ pub fn run(
         }
         compiled = general(instance, backend, request)?;
     }
-    let mut outcome = outcome.expect("the general engine does not give up");
-    let none_found = found.is_empty();
-    refute_in_words(
+    let (mut outcome, reason) = concluded(
         &compiled,
-        none_found,
-        &mut outcome,
-        &mut reason,
+        outcome,
+        reason,
+        found.is_empty(),
         (instance, backend, request),
     )?;
     if capped {

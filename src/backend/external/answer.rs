@@ -128,16 +128,21 @@ fn model_from(
     Ok(chosen)
 }
 
+/// The text of the first `s` line (the competitions' status line).
+fn status_line(stdout: &str) -> Option<&str> {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("s "))
+        .map(str::trim)
+}
+
 /// `None` when there is no verdict at all (the caller reports a crash).
 fn competition(
     stdout: &str,
     code: Option<i32>,
     placements: usize,
 ) -> Option<Result<ProgramAnswer, AnswerError>> {
-    let status = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("s "))
-        .map(str::trim);
+    let status = status_line(stdout);
     // The SAT competition's convention, which every shipped solver follows: 10 with a
     // model, 20 with a refutation. Another status (0 included) is a program that did not
     // finish what it printed.
@@ -219,10 +224,7 @@ fn pb(
     code: Option<i32>,
     placements: usize,
 ) -> Option<Result<ProgramAnswer, AnswerError>> {
-    let status = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("s "))
-        .map(str::trim)?;
+    let status = status_line(stdout)?;
     let mismatch = |said: &'static str, allowed: &[i32]| {
         code.filter(|c| !allowed.contains(c))
             .map(|code| AnswerError::StatusMismatch {

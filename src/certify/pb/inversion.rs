@@ -20,7 +20,7 @@
 //! (negative, odd, or beyond the room there is) ends the derivation with a contradiction.
 
 use super::formula::Ids;
-use super::writer::{Id, ProofWriter, Sum};
+use super::writer::{Id, ProofWriter, Sides, Sum};
 use crate::model::{Family, Model};
 use crate::puzzle::{Instance, Orientation};
 
@@ -138,14 +138,12 @@ impl<'a> Derivation<'a> {
 
         // Conservation (Eq. 5).
         if open % 2 != 0 {
-            let mut at_least = Sum::new();
-            let mut at_most = Sum::new();
+            let mut sides = Sides::new();
             for &k in &all {
-                at_least.add(ids.cover_at_least(k), 1);
-                at_most.add(ids.cover_at_most(k), 1);
+                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
             }
-            let a = out.pol(at_least.divide(2));
-            let b = out.pol(at_most.divide(2));
+            let a = out.pol(sides.at_least.divide(2));
+            let b = out.pol(sides.at_most.divide(2));
             out.pol(Sum::new().add(a, 1).add(b, 1));
             return Err(contradiction(out));
         }
@@ -235,17 +233,14 @@ impl<'a> Derivation<'a> {
             let below = &self.cells.by_row[i + 1];
             let need = below.len() as i128 - row_clue(i + 1);
             let room = self.count_starting(Orientation::Vertical, Line::Row(i), None);
-            let mut at_least = Sum::new();
-            let mut at_most = Sum::new();
+            let mut sides = Sides::new();
             for &k in below {
-                at_least.add(ids.cover_at_least(k), 1);
-                at_most.add(ids.cover_at_most(k), 1);
+                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
             }
-            at_least.add(ids.row_at_most(i + 1), 1);
-            at_most.add(ids.row_at_least(i + 1), 1);
+            sides.add(ids.row_at_most(i + 1), ids.row_at_least(i + 1), 1);
             let pair = Pair {
-                at_least: out.pol(&at_least),
-                at_most: out.pol(&at_most),
+                at_least: out.pol(&sides.at_least),
+                at_most: out.pol(&sides.at_most),
             };
             if need < 0 || need > room {
                 return Err(contradiction(out));
@@ -257,17 +252,14 @@ impl<'a> Derivation<'a> {
         for i in 0..m {
             let need_halves = row_clue(i) - u[i];
             let crossing = found.get(&(Family::U, i + 1)).copied();
-            let mut at_least = Sum::new();
-            let mut at_most = Sum::new();
-            at_least.add(ids.row_at_least(i), 1);
-            at_most.add(ids.row_at_most(i), 1);
+            let mut sides = Sides::new();
+            sides.add(ids.row_at_least(i), ids.row_at_most(i), 1);
             if let Some(crossing) = crossing {
-                at_least.add(crossing.at_most, 1);
-                at_most.add(crossing.at_least, 1);
+                sides.add(crossing.at_most, crossing.at_least, 1);
             }
             let pair = Pair {
-                at_least: out.pol(at_least.divide(2)),
-                at_most: out.pol(at_most.divide(2)),
+                at_least: out.pol(sides.at_least.divide(2)),
+                at_most: out.pol(sides.at_most.divide(2)),
             };
             if need_halves < 0 {
                 return Err(contradiction(out));
@@ -290,21 +282,17 @@ impl<'a> Derivation<'a> {
             let column = &self.cells.by_col[j];
             let need = column.len() as i128 - 2 * col_clue(j) + 3 * previous_need;
             let room = self.count_starting(Orientation::Horizontal, Line::Col(j), None);
-            let mut at_least = Sum::new();
-            let mut at_most = Sum::new();
+            let mut sides = Sides::new();
             for &k in column {
-                at_least.add(ids.cover_at_least(k), 1);
-                at_most.add(ids.cover_at_most(k), 1);
+                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
             }
-            at_least.add(ids.col_at_most(j), 2);
-            at_most.add(ids.col_at_least(j), 2);
+            sides.add(ids.col_at_most(j), ids.col_at_least(j), 2);
             if let Some(previous) = previous {
-                at_least.add(previous.at_least, 3);
-                at_most.add(previous.at_most, 3);
+                sides.add(previous.at_least, previous.at_most, 3);
             }
             let pair = Pair {
-                at_least: out.pol(&at_least),
-                at_most: out.pol(&at_most),
+                at_least: out.pol(&sides.at_least),
+                at_most: out.pol(&sides.at_most),
             };
             if need < 0 || need > room {
                 return Err(contradiction(out));
@@ -324,17 +312,14 @@ impl<'a> Derivation<'a> {
             } else {
                 found.get(&(Family::T, j)).copied()
             };
-            let mut at_least = Sum::new();
-            let mut at_most = Sum::new();
-            at_least.add(ids.col_at_least(j), 1);
-            at_most.add(ids.col_at_most(j), 1);
+            let mut sides = Sides::new();
+            sides.add(ids.col_at_least(j), ids.col_at_most(j), 1);
             if let Some(crossing) = crossing {
-                at_least.add(crossing.at_most, 2);
-                at_most.add(crossing.at_least, 2);
+                sides.add(crossing.at_most, crossing.at_least, 2);
             }
             let pair = Pair {
-                at_least: out.pol(&at_least),
-                at_most: out.pol(&at_most),
+                at_least: out.pol(&sides.at_least),
+                at_most: out.pol(&sides.at_most),
             };
             if need < 0 {
                 return Err(contradiction(out));
@@ -369,16 +354,14 @@ impl<'a> Derivation<'a> {
             let mut imbalance: i128 = 0;
             for i in 0..lines {
                 // `at_least`: even minus odd ≥ imbalance; `at_most`: odd minus even.
-                let mut at_least = Sum::new();
-                let mut at_most = Sum::new();
+                let mut sides = Sides::new();
                 if let Some(before) = difference {
-                    at_least.add(before.at_least, 1);
-                    at_most.add(before.at_most, 1);
+                    sides.add(before.at_least, before.at_most, 1);
                 }
                 for &k in &by_line[i] {
                     let even = self.colour(k) == 0;
                     imbalance += if even { 1 } else { -1 };
-                    at_least.add(
+                    sides.at_least.add(
                         if even {
                             ids.cover_at_least(k)
                         } else {
@@ -386,7 +369,7 @@ impl<'a> Derivation<'a> {
                         },
                         1,
                     );
-                    at_most.add(
+                    sides.at_most.add(
                         if even {
                             ids.cover_at_most(k)
                         } else {
@@ -395,12 +378,12 @@ impl<'a> Derivation<'a> {
                         1,
                     );
                 }
-                let current = if at_least.is_empty() {
+                let current = if sides.at_least.is_empty() {
                     difference
                 } else {
                     Some(Pair {
-                        at_least: out.pol(&at_least),
-                        at_most: out.pol(&at_most),
+                        at_least: out.pol(&sides.at_least),
+                        at_most: out.pol(&sides.at_most),
                     })
                 };
                 difference = current;
@@ -426,25 +409,23 @@ impl<'a> Derivation<'a> {
                         (Some(d), false) => (Some(d.at_most), Some(d.at_least)),
                         (None, _) => (None, None),
                     };
-                    let mut at_least = Sum::new();
-                    let mut at_most = Sum::new();
+                    let mut sides = Sides::new();
                     if let Some(id) = for_at_least {
-                        at_least.add(id, 1);
+                        sides.at_least.add(id, 1);
                     }
                     if let Some(id) = for_at_most {
-                        at_most.add(id, 1);
+                        sides.at_most.add(id, 1);
                     }
                     if let Some(w) = whole_pair {
-                        at_least.add(w.at_least, 1);
-                        at_most.add(w.at_most, 1);
+                        sides.add(w.at_least, w.at_most, 1);
                     }
-                    if at_least.is_empty() {
+                    if sides.at_least.is_empty() {
                         // No cell above and no crossing piece: 0 = 0.
                         continue;
                     }
                     let pair = Pair {
-                        at_least: out.pol(at_least.divide(2)),
-                        at_most: out.pol(at_most.divide(2)),
+                        at_least: out.pol(sides.at_least.divide(2)),
+                        at_most: out.pol(sides.at_most.divide(2)),
                     };
                     if half_sum < 0 || half_sum / 2 > room {
                         return Err(contradiction(out));

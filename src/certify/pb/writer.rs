@@ -19,6 +19,32 @@ pub struct Sum {
     terms: usize,
 }
 
+/// Both halves of an equality being derived: the same combination taken of the `≥`
+/// constraints (into `at_least`) and of the `≤` constraints (into `at_most`) of
+/// equalities. An equality added puts its `≥` half on one side and its `≤` half on the
+/// other; one taken away (its halves swapped) the other way round.
+#[derive(Debug, Default, Clone)]
+pub struct Sides {
+    /// The sum of `≥` constraints: a lower bound.
+    pub at_least: Sum,
+    /// The sum of `≤` constraints: an upper bound.
+    pub at_most: Sum,
+}
+
+impl Sides {
+    /// Nothing yet.
+    pub fn new() -> Sides {
+        Sides::default()
+    }
+
+    /// Adds `times` × the equality whose halves are `at_least` and `at_most`.
+    pub fn add(&mut self, at_least: Id, at_most: Id, times: u64) -> &mut Sides {
+        self.at_least.add(at_least, times);
+        self.at_most.add(at_most, times);
+        self
+    }
+}
+
 impl Sum {
     /// An empty combination.
     pub fn new() -> Sum {

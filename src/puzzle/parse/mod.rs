@@ -15,7 +15,8 @@ use std::path::Path;
 pub use error::{InputError, Origin};
 use fields::{instance_from_value, solution_from_value};
 pub use limits::{MAX_INPUT_BYTES, MAX_WORKLOAD_CELLS};
-use text::{each_document, given_text, is_workload, read_text};
+pub use text::is_workload;
+use text::{each_document, given_text, read_text};
 
 use super::{Instance, Solution};
 

@@ -129,7 +129,7 @@ pub(super) fn not_text(file: &str, line: usize, offset: usize, what: String) -> 
 /// `.jsonl`/`.ndjson` files are workloads and other files single documents. Standard
 /// input is a single document when the whole text parses as one JSON value, and a
 /// workload otherwise (so a malformed line is reported with its line number).
-pub(super) fn is_workload(path: &str, text: &str) -> bool {
+pub fn is_workload(path: &str, text: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".jsonl") || lower.ends_with(".ndjson") {
         return true;

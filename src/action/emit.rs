@@ -1,0 +1,86 @@
+//! `emit`: one board's model in one of the output formats.
+
+use std::io::Write;
+
+use crate::encode::Encoding;
+use crate::lower::cnf::{LowerError, lower_within};
+use crate::lower::{Format, WriteError};
+use crate::model::{self, Families};
+use crate::puzzle::Instance;
+
+/// What `emit` writes.
+#[derive(Debug, Clone, Copy)]
+pub struct EmitOptions {
+    /// The format.
+    pub to: Format,
+    /// The cardinality encoding, for the formats that need a CNF.
+    pub encoding: Encoding,
+    /// The constraint families of the model.
+    pub families: Families,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            to: Format::Dimacs,
+            encoding: Encoding::Totalizer,
+            families: Families::default(),
+        }
+    }
+}
+
+/// Why a board's model could not be written; names the board (escaped for the terminal).
+#[derive(Debug, thiserror::Error)]
+pub enum EmitError {
+    /// The CNF would not fit in memory, an encoding refused a constraint, or `stop` said
+    /// so.
+    #[error("instance `{name}`: {source}")]
+    Lower {
+        /// The board.
+        name: String,
+        /// Why.
+        #[source]
+        source: LowerError,
+    },
+    /// Writing failed, or `stop` said so.
+    #[error("instance `{name}`: {source}")]
+    Write {
+        /// The board.
+        name: String,
+        /// Why.
+        #[source]
+        source: WriteError,
+    },
+}
+
+/// Writes the model of `instance` to `out` as `options` say, deterministically; `stop`
+/// is asked while the CNF is built and while it is written.
+///
+/// # Errors
+/// See [`EmitError`].
+pub fn emit(
+    instance: &Instance,
+    options: &EmitOptions,
+    out: &mut dyn Write,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), EmitError> {
+    let name = || crate::escape::terminal(&instance.name);
+    let model = model::compile(instance, options.families);
+    let lowered = if options.to.needs_cnf() {
+        let lowered = lower_within(&model, options.encoding, crate::memory::budget(), stop)
+            .map_err(|source| EmitError::Lower {
+                name: name(),
+                source,
+            })?;
+        Some(lowered)
+    } else {
+        None
+    };
+    options
+        .to
+        .write(out, &model, lowered.as_ref(), &[], stop)
+        .map_err(|source| EmitError::Write {
+            name: name(),
+            source,
+        })
+}

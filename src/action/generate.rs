@@ -1,0 +1,154 @@
+//! `generate`: boards of a kind, reproducible from `(seed, index)`, within what a
+//! workload may hold.
+
+use crate::design::{self, Certified, DesignError, DesignOptions};
+use crate::puzzle::Instance;
+use crate::puzzle::generate::{planted, planted_open};
+use crate::puzzle::parse::MAX_WORKLOAD_CELLS;
+
+/// The seed `generate` uses when none is given.
+pub const DEFAULT_SEED: u64 = 20260912;
+
+/// What kind of board to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardKind {
+    /// A random tiling with holes, and its clues (satisfiable by construction).
+    Planted,
+    /// A random tiling of the whole board, no holes.
+    Open,
+    /// Holes placed until exactly one tiling is left, certified by an exhaustive run.
+    Unique,
+    /// An adversarial board with no tiling that clue inversion lets through, refuted by
+    /// an independent prover.
+    Unsat,
+}
+
+impl BoardKind {
+    /// Every kind, in the order messages list them.
+    pub const ALL: [BoardKind; 4] = [
+        BoardKind::Planted,
+        BoardKind::Open,
+        BoardKind::Unique,
+        BoardKind::Unsat,
+    ];
+
+    /// Its name: `planted`, `open`, `unique`, `unsat`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardKind::Planted => "planted",
+            BoardKind::Open => "open",
+            BoardKind::Unique => "unique",
+            BoardKind::Unsat => "unsat",
+        }
+    }
+}
+
+from_str_by_name!(BoardKind, UnknownBoardKind, "kind of board");
+
+/// A request for `count` boards.
+#[derive(Debug, Clone)]
+pub struct GenerateRequest {
+    /// Rows of every board.
+    pub rows: usize,
+    /// Columns of every board.
+    pub cols: usize,
+    /// How many boards: indices `0..count`.
+    pub count: u64,
+    /// The seed of the stream.
+    pub seed: u64,
+    /// What kind of board.
+    pub kind: BoardKind,
+    /// How `unique` and `unsat` boards are made and certified.
+    pub design: DesignOptions,
+}
+
+/// Why no board (or not this one) could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// The boards would not fit in one workload: `solve` would refuse to read them.
+    #[error(
+        "{count} boards of {rows}x{cols} add up to more than the {MAX_WORKLOAD_CELLS} cells a \
+         workload may hold; generate fewer boards per file"
+    )]
+    TooMany {
+        /// Boards asked for.
+        count: u64,
+        /// Their rows.
+        rows: usize,
+        /// Their columns.
+        cols: usize,
+    },
+    /// A ranking pool or node cap of zero.
+    #[error("pool and node_cap are at least 1")]
+    NoPool,
+    /// The board could not be made (bad sizes), or its certifying run failed.
+    #[error(transparent)]
+    Design(#[from] DesignError),
+}
+
+/// One board, and its certificate when its kind has one.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The board.
+    pub instance: Instance,
+    /// For `unique` and `unsat` boards: what the exhaustive run proved.
+    pub certified: Option<Certified>,
+}
+
+impl GenerateRequest {
+    /// The request, refused before any board is made when the boards would not fit in a
+    /// workload or the design options are empty.
+    ///
+    /// # Errors
+    /// [`GenerateError::TooMany`], [`GenerateError::NoPool`].
+    pub fn checked(self) -> Result<GenerateRequest, GenerateError> {
+        // What `solve` would refuse to read, `generate` refuses to write.
+        let cells = (self.rows as u128) * (self.cols as u128) * u128::from(self.count);
+        if cells > MAX_WORKLOAD_CELLS as u128 {
+            return Err(GenerateError::TooMany {
+                count: self.count,
+                rows: self.rows,
+                cols: self.cols,
+            });
+        }
+        if self.design.pool == 0 || self.design.node_cap == 0 {
+            return Err(GenerateError::NoPool);
+        }
+        Ok(self)
+    }
+
+    /// Board `index` of the stream: the same board for the same request and index.
+    ///
+    /// # Errors
+    /// Bad sizes, or a failed certifying run.
+    pub fn board(&self, index: u64) -> Result<Generated, GenerateError> {
+        let (rows, cols, seed) = (self.rows, self.cols, self.seed);
+        let certified = match self.kind {
+            BoardKind::Unique => Some(design::unique(rows, cols, seed, index, &self.design)?),
+            BoardKind::Unsat => Some(design::unsat(rows, cols, seed, index, &self.design)?),
+            BoardKind::Planted | BoardKind::Open => None,
+        };
+        let instance = match (&certified, self.kind) {
+            (Some(c), _) => c.instance.clone(),
+            (None, BoardKind::Open) => {
+                planted_open(rows, cols, seed, index)
+                    .map_err(DesignError::from)?
+                    .0
+            }
+            (None, _) => {
+                planted(rows, cols, seed, index)
+                    .map_err(DesignError::from)?
+                    .0
+            }
+        };
+        Ok(Generated {
+            instance,
+            certified,
+        })
+    }
+
+    /// Every board, made lazily, in index order.
+    pub fn boards(&self) -> impl Iterator<Item = Result<Generated, GenerateError>> + '_ {
+        (0..self.count).map(|index| self.board(index))
+    }
+}
