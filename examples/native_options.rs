@@ -9,8 +9,9 @@
 
 use std::time::Duration;
 
+use dominofit::backend::Status;
 use dominofit::backend::native::{Native, SearchOptions};
-use dominofit::backend::{self, Request, Status};
+use dominofit::driver::{self, Request};
 use dominofit::puzzle::parse::read_instances;
 
 fn main() {
@@ -128,7 +129,7 @@ fn main() {
                 timeout: Some(Duration::from_secs_f64(timeout)),
                 families: None,
             };
-            let r = backend::run(inst, &Native::new(options), &request).unwrap();
+            let r = driver::run(inst, &Native::new(options), &request).unwrap();
             nodes += r.header.counters.nodes.unwrap_or(0);
             if r.status != Status::Unknown {
                 times.push(r.header.time.as_secs_f64() * 1e3);

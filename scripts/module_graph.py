@@ -36,7 +36,7 @@ FLOORS = [
     # 6: the engines that combine engines, the registry
     ("backend::portfolio", 6), ("backend::registry", 7),
     # 8: running a backend on a board: compile, solve, decode, verify, report
-    ("backend::driver", 8), ("backend::run", 8),
+    ("driver", 8),
     # 9: what is built on running: certificates, designed boards, races
     ("certify", 9), ("design", 9), ("race", 9),
     # 10: the command line and the crate root

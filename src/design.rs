@@ -29,7 +29,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
 use crate::backend::native::{Native, SearchOptions};
-use crate::backend::{self, Backend, BackendError, Request, Status, ilp, sat};
+use crate::backend::{Backend, BackendError, Status, ilp, sat};
+use crate::driver::{self, Request};
 use crate::encode::Encoding;
 use crate::model::{Families, Quotas, invert};
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
@@ -131,7 +132,7 @@ fn prove(
     instance: &Instance,
     limit: usize,
     timeout: Duration,
-) -> Result<backend::Report, BackendError> {
+) -> Result<driver::Report, BackendError> {
     let small = crate::backend::native::small::Board::compile(instance).is_some();
     let request = Request {
         limit,
@@ -142,7 +143,7 @@ fn prove(
             Families::AllQuotas
         }),
     };
-    backend::run(instance, &Native::default(), &request)
+    driver::run(instance, &Native::default(), &request)
 }
 
 /// The random stream of board `index` under `seed` for the design moves; distinct
@@ -304,7 +305,7 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
         timeout: None,
         families: None,
     };
-    let report = backend::run(instance, &native, &request)?;
+    let report = driver::run(instance, &native, &request)?;
     Ok(match report.status {
         Status::Sat | Status::Unique | Status::Multiple => None,
         Status::Unsat | Status::Unknown => {
@@ -336,7 +337,7 @@ fn refute_independently(
         };
         // A prover that fails (microlp can meet a singular basis) certifies nothing;
         // the next one may. A wrong tiling is still an error.
-        let report = match backend::run(instance, prover.as_ref(), &request) {
+        let report = match driver::run(instance, prover.as_ref(), &request) {
             Ok(report) => report,
             Err(e @ BackendError::WrongSolution { .. }) => return Err(e),
             Err(BackendError::Interrupted) => return Err(BackendError::Interrupted),

@@ -7,7 +7,8 @@
 //! game rules, never against the model. See ARCHITECTURE.md for the map.
 //!
 //! ```
-//! use dominofit::backend::{self, Request, Status, native::Native};
+//! use dominofit::backend::{Status, native::Native};
+//! use dominofit::driver::{self, Request};
 //! use dominofit::model::{self, Families};
 //! use dominofit::puzzle::{parse::parse_instances, verify::verify};
 //!
@@ -21,9 +22,9 @@
 //! let compiled = model::compile(board, Families::ColourSplits);
 //! assert!(compiled.infeasible.is_none());
 //!
-//! // `backend::run` compiles, searches, and verifies every tiling it reports.
+//! // `driver::run` compiles, searches, and verifies every tiling it reports.
 //! let request = Request { limit: 2, timeout: None, families: None };
-//! let report = backend::run(board, &Native::default(), &request)?;
+//! let report = driver::run(board, &Native::default(), &request)?;
 //! assert_eq!(report.status, Status::Unique);
 //! verify(board, &report.solutions[0])?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -61,6 +62,7 @@ pub mod action;
 pub mod backend;
 pub mod certify;
 pub mod design;
+pub mod driver;
 pub mod encode;
 pub mod escape;
 pub mod interrupt;

@@ -23,8 +23,9 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use dominofit::action::{self, BoardKind, EmitError, EmitOptions, GenerateRequest};
-use dominofit::backend::{self, BackendError, BackendOptions, Request};
+use dominofit::backend::{self, BackendError, BackendOptions};
 use dominofit::design::DesignOptions;
+use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
 use dominofit::model::Families;
 use dominofit::puzzle::parse::{
@@ -197,7 +198,7 @@ fn solve(
         source, is_path, backend, limit, timeout, families, encoding, threads,
     )?;
     job.each_board(py, |instance, backend, request| {
-        backend::run(instance, backend, request)
+        driver::run(instance, backend, request)
             .map(|report| serde_json::to_string(&report).expect("reports serialize"))
     })
 }
@@ -220,7 +221,7 @@ fn count(
         source, is_path, backend, 0, timeout, families, encoding, threads,
     )?;
     job.each_board(py, |instance, backend, request| {
-        backend::count(instance, backend, request)
+        driver::count(instance, backend, request)
             .map(|report| serde_json::to_string(&report).expect("reports serialize"))
     })
 }

@@ -8,7 +8,6 @@
 mod budget;
 mod capabilities;
 pub mod dp;
-mod driver;
 mod error;
 pub mod external;
 pub mod ilp;
@@ -26,10 +25,6 @@ pub use budget::{
     BackendOptions, Beside, Budget, MAX_TIMEOUT_SECONDS, Taken, available_threads, time_limit,
 };
 pub use capabilities::Capabilities;
-pub use driver::{
-    CountReport, Header, Report, Reported, Request, StreamEnd, StreamedTiling, WARM_UP_CALLS,
-    count, decode, median, once, protocol, repeated, run, run_repeated, run_streaming,
-};
 pub use error::{AnswerError, BackendError};
 pub use outcome::{
     Control, Counters, End, Ending, ExactCount, MAX_STORED_PIECES, MAX_STORED_SOLUTIONS, Outcome,

@@ -18,9 +18,9 @@ use dominofit::puzzle::Instance;
 
 use std::time::Instant;
 
-use dominofit::backend::Report;
 use dominofit::certify::check::{self, Checker};
 use dominofit::certify::{self, CertifyError, ProofSystem, Prover};
+use dominofit::driver::Report;
 
 /// Where `solve --certify` writes, checked before any board is solved.
 pub(super) struct Certifier {

@@ -1,6 +1,7 @@
 //! How reports are printed: FORMAT.md's JSON lines, and text for people.
 
-use dominofit::backend::{CountReport, Counters, Ending, Report};
+use dominofit::backend::{Counters, Ending};
+use dominofit::driver::{CountReport, Report};
 use dominofit::escape::terminal;
 use dominofit::puzzle::Instance;
 

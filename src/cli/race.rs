@@ -11,7 +11,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
-use dominofit::backend::{Backend, Request};
+use dominofit::backend::Backend;
+use dominofit::driver::Request;
 use dominofit::escape::terminal;
 
 use dominofit::puzzle::parse::read_instances;

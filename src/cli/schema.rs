@@ -14,8 +14,8 @@ use anyhow::Result;
 
 use dominofit::escape::terminal;
 
-use dominofit::backend::{CountReport, Report, StreamEnd, StreamedTiling};
 use dominofit::certify::Manifest;
+use dominofit::driver::{CountReport, Report, StreamEnd, StreamedTiling};
 use dominofit::model::ModelDump;
 use dominofit::puzzle::{InstanceJson, SolutionJson};
 use dominofit::race::Summary;

@@ -9,10 +9,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use dominofit::backend::{self, BackendOptions, Request, external};
+use dominofit::backend::{self, BackendOptions, external};
 use dominofit::encode::Encoding;
 use dominofit::escape::terminal;
 
+use dominofit::driver::{self, Request};
 use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
 use dominofit::puzzle::{Instance, draw::draw};
@@ -56,7 +57,7 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
             timeout: None,
             families: None,
         };
-        let report = backend::run(instance, &backend::native::Native::default(), &request)?;
+        let report = driver::run(instance, &backend::native::Native::default(), &request)?;
         match report.solutions.into_iter().next() {
             Some(solution) => Some(solution),
             None => bail!(

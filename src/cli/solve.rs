@@ -10,9 +10,10 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use dominofit::backend::{self, Backend, BackendError, Request, Status};
+use dominofit::backend::{Backend, BackendError, Status};
 use dominofit::escape::terminal;
 
+use dominofit::driver::{self, Request};
 use dominofit::puzzle::Instance;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
@@ -64,8 +65,8 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
         let result = match args.repeat {
-            None => backend::run(instance, backend.as_ref(), &request),
-            Some(times) => backend::run_repeated(instance, backend.as_ref(), &request, times),
+            None => driver::run(instance, backend.as_ref(), &request),
+            Some(times) => driver::run_repeated(instance, backend.as_ref(), &request, times),
         };
         progress.clear();
         let Some(report) = tally.take(instance, result)? else {
@@ -98,8 +99,8 @@ fn solve_streaming(
     let mut tally = Tally::default();
     for instance in instances {
         let mut failed: Option<std::io::Error> = None;
-        let result = backend::run_streaming(instance, backend, request, &mut |solution| {
-            let line = backend::StreamedTiling {
+        let result = driver::run_streaming(instance, backend, request, &mut |solution| {
+            let line = driver::StreamedTiling {
                 name: &instance.name,
                 solution,
             };
@@ -123,7 +124,7 @@ fn solve_streaming(
         };
         tally.unknown |= report.status == Status::Unknown;
         // As an io::Error, so that a reader that went away is not reported as an error.
-        serde_json::to_writer(&mut stdout, &backend::StreamEnd(&report))
+        serde_json::to_writer(&mut stdout, &driver::StreamEnd(&report))
             .map_err(std::io::Error::from)?;
         writeln!(stdout)?;
         stdout.flush()?;
@@ -144,7 +145,7 @@ impl Tally {
     /// The report, or `None` after writing the board's error line. An interrupt ends
     /// the whole command. Portfolio members set aside on the way are named on standard
     /// error.
-    fn take<T: backend::Reported>(
+    fn take<T: driver::Reported>(
         &mut self,
         instance: &Instance,
         result: Result<T, BackendError>,
@@ -216,7 +217,7 @@ pub(super) fn count(args: CountArgs) -> Result<ExitCode> {
     let progress = Progress::new(instances.len());
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
-        let result = backend::count(instance, backend.as_ref(), &request);
+        let result = driver::count(instance, backend.as_ref(), &request);
         progress.clear();
         let Some(report) = tally.take(instance, result)? else {
             continue;

@@ -209,6 +209,11 @@ pub struct Model {
 }
 
 impl Model {
+    /// The tiling that placement ids stand for.
+    pub fn decode(&self, ids: &[PlacementId]) -> crate::puzzle::Solution {
+        crate::puzzle::Solution::from_pieces(ids.iter().map(|&id| self.placements[id as usize]))
+    }
+
     /// The placements of a quota group, in coordinate order along it.
     pub fn members(&self, group: &QuotaGroup) -> &[PlacementId] {
         &self.quota_members[group.start as usize..group.end as usize]

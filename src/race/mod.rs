@@ -1,5 +1,5 @@
 //! The race harness: every backend on every instance under one timing protocol, every
-//! solution through the shared verifier (`backend::run`), and a stop with the instance
+//! solution through the shared verifier (`driver::run`), and a stop with the instance
 //! named when two backends give contradictory decisive answers.
 //!
 //! Protocol (the paper's, Section 6.2): a first call with the time limit decides

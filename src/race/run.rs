@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::{RaceError, RaceOptions, RunRow};
-use crate::backend::{self, Backend, BackendError, Request, Status};
+use crate::backend::{Backend, BackendError, Status};
+use crate::driver::{self, Request};
 use crate::puzzle::Instance;
 use crate::usage::Meter;
 
@@ -89,7 +90,7 @@ fn mib(bytes: u64) -> f64 {
 /// What one instance on one backend gave, solved or counted.
 struct Measured {
     /// Backend, time, CPU and peak (measured), work, ending.
-    header: backend::Header,
+    header: driver::Header,
     status: Status,
     complete: bool,
     solutions: usize,
@@ -98,7 +99,7 @@ struct Measured {
 
 /// One instance on one backend under the protocol: a first call, then (if it decided
 /// quickly) warm-ups and timed calls. A counting race (`limit` 0) counts instead, by the
-/// backend's own counter or by enumeration (`backend::count`), in constant memory.
+/// backend's own counter or by enumeration (`driver::count`), in constant memory.
 fn timed(
     instance: &Instance,
     backend: &dyn Backend,
@@ -108,11 +109,11 @@ fn timed(
     if request.limit == 0 {
         return timed_count(instance, backend, request, options);
     }
-    let report = backend::protocol(
+    let report = driver::protocol(
         options.repeat,
         options.repeat_below,
-        |first: &backend::Report| first.status != Status::Unknown,
-        || backend::run(instance, backend, request),
+        |first: &driver::Report| first.status != Status::Unknown,
+        || driver::run(instance, backend, request),
     )?;
     Ok(Measured {
         status: report.status,
@@ -133,11 +134,11 @@ fn timed_count(
     request: &Request,
     options: &RaceOptions,
 ) -> Result<Measured, BackendError> {
-    let report = backend::protocol(
+    let report = driver::protocol(
         options.repeat,
         options.repeat_below,
-        |first: &backend::CountReport| first.complete,
-        || backend::count(instance, backend, request),
+        |first: &driver::CountReport| first.complete,
+        || driver::count(instance, backend, request),
     )?;
     let found = u64::try_from(&report.count).unwrap_or(u64::MAX);
     Ok(Measured {

@@ -2,7 +2,8 @@
 //! contradiction (`--jobs N` runs them in worker processes instead: [`super::jobs`]).
 
 use super::{RaceError, RaceOptions, RunRow, check_agreement, check_counts, run};
-use crate::backend::{Backend, Request};
+use crate::backend::Backend;
+use crate::driver::Request;
 use crate::puzzle::Instance;
 
 /// Runs every backend on every instance of every workload, calling `progress` with

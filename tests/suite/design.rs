@@ -6,8 +6,9 @@
 use crate::common::{all_tilings, clues_of};
 use dominofit::backend::native::Native;
 use dominofit::backend::sat::Sat;
-use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::backend::{Backend, Status};
 use dominofit::design::{self, DesignOptions};
+use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
 use dominofit::model::{Families, invert};
 use dominofit::puzzle::Instance;
@@ -30,7 +31,7 @@ fn all_solutions(instance: &Instance, backend: &dyn Backend, families: Families)
         timeout: None,
         families: Some(families),
     };
-    let report = backend::run(instance, backend, &request).unwrap();
+    let report = driver::run(instance, backend, &request).unwrap();
     report.status
 }
 
@@ -162,7 +163,7 @@ fn committed_hard_unsat_boards_are_refuted_by_sat_and_by_the_default() {
             timeout: None,
             families: None,
         };
-        let report = backend::run(instance, &Native::default(), &request).unwrap();
+        let report = driver::run(instance, &Native::default(), &request).unwrap();
         assert_eq!(report.status, Status::Unsat, "{}", instance.name);
     }
 }

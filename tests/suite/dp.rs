@@ -7,7 +7,8 @@ use crate::common::{check, extended_cases, paper_cases};
 use dominofit::backend::dp::frontier::{self, CutProblem, Stop};
 use dominofit::backend::dp::{Dp, Orientation};
 use dominofit::backend::native::Native;
-use dominofit::backend::{self, Backend, BackendError, Budget, Request};
+use dominofit::backend::{Backend, BackendError, Budget};
+use dominofit::driver::{self, Request};
 use dominofit::model::Families;
 use dominofit::puzzle::Instance;
 use dominofit::puzzle::generate::{planted, planted_open};
@@ -26,7 +27,7 @@ fn count(instance: &Instance, backend: &dyn Backend) -> BigUint {
         timeout: None,
         families: None,
     };
-    let report = backend::count(instance, backend, &request).unwrap();
+    let report = driver::count(instance, backend, &request).unwrap();
     assert!(report.complete, "{}", instance.name);
     report.count
 }
@@ -79,10 +80,10 @@ fn transposition_changes_the_sweep_but_not_the_count() {
                 timeout: None,
                 families: None,
             };
-            let mut a = backend::run(&instance, &by_rows, &request)
+            let mut a = driver::run(&instance, &by_rows, &request)
                 .unwrap()
                 .solutions;
-            let mut b = backend::run(&instance, &by_cols, &request)
+            let mut b = driver::run(&instance, &by_cols, &request)
                 .unwrap()
                 .solutions;
             a.sort();
@@ -150,7 +151,7 @@ fn wide_boards_are_refused_with_the_estimate() {
         memory_limit: 1 << 30,
         ..Dp::default()
     };
-    let err = backend::count(&instance, &dp, &request).unwrap_err();
+    let err = driver::count(&instance, &dp, &request).unwrap_err();
     let message = err.to_string();
     assert!(matches!(err, BackendError::Unsupported { .. }), "{message}");
     assert!(message.contains("state space is estimated at"), "{message}");
@@ -160,8 +161,8 @@ fn wide_boards_are_refused_with_the_estimate() {
         memory_limit: 4 << 20,
         ..Dp::default()
     };
-    assert!(backend::count(&long, &tight, &request).is_ok());
-    let err = backend::run(&long, &tight, &request).unwrap_err();
+    assert!(driver::count(&long, &tight, &request).is_ok());
+    let err = driver::run(&long, &tight, &request).unwrap_err();
     assert!(err.to_string().contains("keeps every layer"), "{err}");
 }
 
@@ -177,7 +178,7 @@ fn the_deadline_stops_a_count_as_incomplete() {
         memory_limit: 1 << 30,
         ..Dp::default()
     };
-    let report = backend::count(&instance, &dp, &request).unwrap();
+    let report = driver::count(&instance, &dp, &request).unwrap();
     assert!(!report.complete);
     assert_eq!(
         report.count,
@@ -196,7 +197,7 @@ fn boards_the_estimate_overrates_are_counted_and_a_sweep_past_the_limit_stops() 
         timeout: None,
         families: None,
     };
-    let free = backend::count(&board, &Dp::default(), &request).unwrap();
+    let free = driver::count(&board, &Dp::default(), &request).unwrap();
     assert!(free.complete);
     let peak = free.header.counters.states.unwrap();
     let model = dominofit::model::compile(&board, Families::CutQuotas);
@@ -217,14 +218,14 @@ fn boards_the_estimate_overrates_are_counted_and_a_sweep_past_the_limit_stops() 
         memory_limit: limit,
         ..Dp::default()
     };
-    let counted = backend::count(&board, &between, &request).unwrap();
+    let counted = driver::count(&board, &between, &request).unwrap();
     assert_eq!(counted.count, free.count);
     // A limit below the real peak: the sweep stops at the limit, with the states it had.
     let below = Dp {
         memory_limit: peak * BYTES_PER_STATE / 4,
         ..Dp::default()
     };
-    let err = backend::count(&board, &below, &request).unwrap_err();
+    let err = driver::count(&board, &below, &request).unwrap_err();
     assert!(
         err.to_string().contains("outgrew the memory limit"),
         "{err}"

@@ -12,7 +12,8 @@ use crate::common::{check, paper_cases};
 use assert_cmd::cargo::cargo_bin;
 use dominofit::backend::AnswerError;
 use dominofit::backend::external::{self, Descriptor, External};
-use dominofit::backend::{self, BackendError, Ending, Request, Status};
+use dominofit::backend::{BackendError, Ending, Status};
+use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
 use dominofit::model::Families;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -58,7 +59,7 @@ fn shipped_descriptors_agree_with_brute_force_and_native() {
                     timeout,
                     families: None,
                 };
-                let report = backend::run(&instance, &backend, &request)
+                let report = driver::run(&instance, &backend, &request)
                     .unwrap_or_else(|e| panic!("{name} {board} {timeout:?}: {e}"));
                 assert_eq!(report.status, Status::Unique, "{name} {board} {timeout:?}");
                 assert_eq!(report.solutions, published, "{name} {board} {timeout:?}");
@@ -110,7 +111,7 @@ fn request(timeout: Option<f64>) -> Request {
 #[test]
 fn a_crash_is_an_error_naming_the_backend() {
     let dir = tempfile::tempdir().unwrap();
-    let err = backend::run(
+    let err = driver::run(
         &observed_8x8(),
         &fake(dir.path(), "crash.sh"),
         &request(None),
@@ -140,7 +141,7 @@ fn garbage_and_lies_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     for script in ["garbage.sh", "liar.sh"] {
         let err =
-            backend::run(&observed_8x8(), &fake(dir.path(), script), &request(None)).unwrap_err();
+            driver::run(&observed_8x8(), &fake(dir.path(), script), &request(None)).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -157,7 +158,7 @@ fn garbage_and_lies_are_errors() {
 #[test]
 fn a_wrong_model_is_caught_by_the_verifier() {
     let dir = tempfile::tempdir().unwrap();
-    let err = backend::run(
+    let err = driver::run(
         &observed_8x8(),
         &fake(dir.path(), "wrong.sh"),
         &request(None),
@@ -170,7 +171,7 @@ fn a_wrong_model_is_caught_by_the_verifier() {
 fn a_hang_is_killed_at_the_deadline_and_unknown() {
     let dir = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
-    let report = backend::run(
+    let report = driver::run(
         &observed_8x8(),
         &fake(dir.path(), "hang.sh"),
         &request(Some(0.5)),

@@ -230,7 +230,9 @@ fn the_varisat_worker_runs_under_the_memory_limit() {
 /// decoding them outlived the time limit), for native and for the portfolio alike.
 #[test]
 fn kept_tilings_are_bounded_by_their_pieces() {
-    use dominofit::backend::{self, Ending, MAX_STORED_PIECES, Request};
+    use dominofit::backend::{self, Ending, MAX_STORED_PIECES};
+    use dominofit::driver;
+    use dominofit::driver::Request;
     let (open, _) = dominofit::puzzle::generate::planted_open(128, 128, 5, 0).unwrap();
     let pieces_each = 128 * 128 / 2;
     let request = Request {
@@ -240,7 +242,7 @@ fn kept_tilings_are_bounded_by_their_pieces() {
     };
     for name in ["native", "portfolio"] {
         let solver = backend::by_name(name, &Default::default()).unwrap();
-        let report = backend::run(&open, solver.as_ref(), &request).unwrap();
+        let report = driver::run(&open, solver.as_ref(), &request).unwrap();
         assert_eq!(report.header.ending, Ending::Capped, "{name}");
         assert!(!report.complete, "{name}");
         let kept = report.solutions.len();

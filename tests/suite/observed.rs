@@ -1,8 +1,9 @@
 //! The three boards from real play: each has exactly the published solution, and
 //! propagation alone proves it at the root.
 
+use dominofit::backend::Status;
 use dominofit::backend::native::Native;
-use dominofit::backend::{self, Request, Status};
+use dominofit::driver::{self, Request};
 use dominofit::model::Families;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
@@ -36,7 +37,7 @@ fn each_board_is_unique_and_solved_at_the_root() {
                 timeout: None,
                 families: None,
             };
-            let report = backend::run(&instance, &Native::default(), &request).unwrap();
+            let report = driver::run(&instance, &Native::default(), &request).unwrap();
             assert_eq!(report.status, Status::Unique, "{name}");
             assert!(report.complete, "{name}");
             assert_eq!(report.solutions, vec![published.clone()], "{name}");
@@ -68,7 +69,7 @@ fn every_family_choice_finds_the_same_unique_solution() {
                 timeout: None,
                 families: Some(families),
             };
-            let report = backend::run(&instance, &Native::default(), &request).unwrap();
+            let report = driver::run(&instance, &Native::default(), &request).unwrap();
             assert_eq!(report.status, Status::Unique, "{name} {families:?}");
             assert_eq!(
                 report.solutions,

@@ -4,7 +4,8 @@
 
 use crate::common::{all_tilings, clues_of, eager_options, plain_options, scheduled_options};
 use dominofit::backend::native::{Native, SearchOptions};
-use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::backend::{self, Backend, Status};
+use dominofit::driver::{self, Request};
 use dominofit::model::Families;
 use dominofit::puzzle::generate::planted;
 use dominofit::puzzle::{Instance, Solution};
@@ -67,7 +68,7 @@ fn all_solutions(instance: &Instance, backend: &dyn Backend, families: Families)
         timeout: None,
         families: Some(families),
     };
-    let report = backend::run(instance, backend, &request).unwrap();
+    let report = driver::run(instance, backend, &request).unwrap();
     assert!(report.complete, "{}", instance.name);
     let mut got = report.solutions;
     got.sort();
@@ -161,7 +162,7 @@ fn configurations_agree_on_larger_boards() {
                 timeout: None,
                 families: None,
             };
-            let count = backend::count(&instance, &Native::default(), &request).unwrap();
+            let count = driver::count(&instance, &Native::default(), &request).unwrap();
             if count.count > num_bigint::BigUint::from(20_000u32) {
                 skipped += 1;
                 continue;
@@ -179,7 +180,7 @@ fn configurations_agree_on_larger_boards() {
                 }
             }
             // The uniqueness check agrees with the full enumeration.
-            let two = backend::run(
+            let two = driver::run(
                 &instance,
                 &Native::default(),
                 &Request {
@@ -270,7 +271,7 @@ fn incremental_matching_agrees_with_its_twin_on_planted_16_to_32() {
                 timeout: None,
                 families: None,
             };
-            let reference = backend::run(&instance, &Native::default(), &request).unwrap();
+            let reference = driver::run(&instance, &Native::default(), &request).unwrap();
             assert!(
                 matches!(reference.status, Status::Unique | Status::Multiple),
                 "{}: {:?}",
@@ -286,7 +287,7 @@ fn incremental_matching_agrees_with_its_twin_on_planted_16_to_32() {
                     },
                     ..Native::default()
                 };
-                let report = backend::run(&instance, &native, &request).unwrap();
+                let report = driver::run(&instance, &native, &request).unwrap();
                 assert_eq!(
                     report.status, reference.status,
                     "{} region {region}",

@@ -507,25 +507,25 @@ impl Backend for Panics {
 fn a_panicking_portfolio_member_neither_hangs_it_nor_changes_the_answer() {
     use dominofit::backend::portfolio::Portfolio;
     let (instance, _) = planted(7, 7, 3, 0).unwrap();
-    let request = dominofit::backend::Request {
+    let request = dominofit::driver::Request {
         limit: 2,
         timeout: None,
         families: None,
     };
-    let alone = dominofit::backend::run(&instance, &Native::default(), &request).unwrap();
+    let alone = dominofit::driver::run(&instance, &Native::default(), &request).unwrap();
     // The panicking member second (started at once) and first (in the caller's thread).
     let second = Portfolio::new(
         "p".to_string(),
         vec![Box::new(Native::default()), Box::new(Panics)],
     )
     .with_head_start(std::time::Duration::ZERO);
-    let report = dominofit::backend::run(&instance, &second, &request).unwrap();
+    let report = dominofit::driver::run(&instance, &second, &request).unwrap();
     assert_eq!(report.status, alone.status);
     assert_eq!(report.solutions, alone.solutions);
     let first = Portfolio::new(
         "p".to_string(),
         vec![Box::new(Panics), Box::new(Native::default())],
     );
-    let err = dominofit::backend::run(&instance, &first, &request).unwrap_err();
+    let err = dominofit::driver::run(&instance, &first, &request).unwrap_err();
     assert!(err.to_string().contains("panicked"), "{err}");
 }

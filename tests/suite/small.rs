@@ -4,11 +4,12 @@
 
 use dominofit::backend::native::small::Board;
 use dominofit::backend::native::{Native, SearchOptions};
-use dominofit::backend::{self, Budget, Control, Ending, Request, Status};
+use dominofit::backend::{Budget, Control, Ending, Status};
 use dominofit::puzzle::parse::read_instances;
 use dominofit::puzzle::{Instance, Solution};
 
 use crate::common::{Case, extended_cases, paper_cases};
+use dominofit::driver::{self, Request};
 
 /// Every tiling the path finds, decoded and sorted, and how its search ended.
 fn small_tilings(board: &Board, limit: usize) -> (Vec<Solution>, Ending) {
@@ -125,8 +126,8 @@ fn the_small_path_matches_the_general_engine_on_every_committed_small_board() {
         }
         let mut complete = Vec::new();
         for limit in [0, 1, 2] {
-            let a = backend::run(&board, &small, &request(limit)).unwrap();
-            let b = backend::run(&board, &general, &request(limit)).unwrap();
+            let a = driver::run(&board, &small, &request(limit)).unwrap();
+            let b = driver::run(&board, &general, &request(limit)).unwrap();
             assert_eq!(a.header.backend, "native");
             assert_eq!(b.header.backend, "native-general");
             assert_eq!(a.status, b.status, "{} limit {limit}", board.name);
@@ -154,8 +155,8 @@ fn the_small_path_matches_the_general_engine_on_every_committed_small_board() {
             compared += 1;
         }
         // And the driver's counts agree.
-        let a = backend::count(&board, &small, &request(0)).unwrap();
-        let b = backend::count(&board, &general, &request(0)).unwrap();
+        let a = driver::count(&board, &small, &request(0)).unwrap();
+        let b = driver::count(&board, &general, &request(0)).unwrap();
         assert_eq!(a.count, b.count, "{}", board.name);
     }
     // Every game and observed board is small.
@@ -167,10 +168,10 @@ fn the_small_path_matches_the_general_engine_on_every_committed_small_board() {
 fn the_observed_boards_are_decided_at_the_root() {
     let root = env!("CARGO_MANIFEST_DIR");
     for board in read_instances(&format!("{root}/models/observed.jsonl")).unwrap() {
-        let report = backend::run(&board, &Native::default(), &request(2)).unwrap();
+        let report = driver::run(&board, &Native::default(), &request(2)).unwrap();
         assert_eq!(report.status, Status::Unique, "{}", board.name);
         assert_eq!(report.header.counters.nodes, Some(1), "{}", board.name);
-        let general = backend::run(&board, &general(), &request(2)).unwrap();
+        let general = driver::run(&board, &general(), &request(2)).unwrap();
         assert_eq!(
             report.header.counters.forced, general.header.counters.forced,
             "{}",
@@ -191,7 +192,7 @@ fn a_refuted_board_keeps_its_reason() {
     .unwrap()
     .remove(0);
     assert!(Board::compile(&board).is_none());
-    let report = backend::run(&board, &Native::default(), &request(1)).unwrap();
+    let report = driver::run(&board, &Native::default(), &request(1)).unwrap();
     assert_eq!(report.status, Status::Unsat);
     assert!(
         report
@@ -215,7 +216,7 @@ fn a_deadline_stops_the_small_path() {
         timeout: Some(std::time::Duration::from_millis(20)),
         families: None,
     };
-    let report = backend::run(&open, &Native::default(), &timed).unwrap();
+    let report = driver::run(&open, &Native::default(), &timed).unwrap();
     assert_eq!(report.header.backend, "native");
     // A planted board has its tiling: never unsat, whatever stopped the search.
     assert_ne!(report.status, Status::Unsat);
@@ -250,8 +251,8 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
             .search(0, &Budget::default(), &mut |_, _| Control::Continue);
         if outcome.ending == Ending::Capped {
             gave_up += 1;
-            let a = backend::run(&case.instance, &impatient, &request(0)).unwrap();
-            let b = backend::run(&case.instance, &general, &request(0)).unwrap();
+            let a = driver::run(&case.instance, &impatient, &request(0)).unwrap();
+            let b = driver::run(&case.instance, &general, &request(0)).unwrap();
             assert_eq!(a.header.counters, b.header.counters);
             assert_eq!(a.header.backend, "native");
         }
@@ -260,8 +261,8 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
     // tiling too.
     for index in 0..12 {
         let (board, _) = dominofit::puzzle::generate::planted_open(8, 10, 9, index).unwrap();
-        let a = backend::run(&board, &impatient, &request(1)).unwrap();
-        let b = backend::run(&board, &general, &request(1)).unwrap();
+        let a = driver::run(&board, &impatient, &request(1)).unwrap();
+        let b = driver::run(&board, &general, &request(1)).unwrap();
         assert_eq!(a.status, Status::Sat);
         assert_eq!(b.status, Status::Sat);
         let outcome = Board::compile(&board).unwrap().with_failure_cap(0).search(
@@ -313,8 +314,8 @@ fn a_refutation_by_colour_splits_is_given_in_words() {
         if Board::compile(&board).is_none() {
             continue;
         }
-        let report = backend::run(&board, &Native::default(), &request(2)).unwrap();
-        let general = backend::run(&board, &general(), &request(2)).unwrap();
+        let report = driver::run(&board, &Native::default(), &request(2)).unwrap();
+        let general = driver::run(&board, &general(), &request(2)).unwrap();
         assert_eq!(report.status, Status::Unsat, "index {index}");
         assert_eq!(report.header.reason, general.header.reason, "index {index}");
         assert_eq!(
@@ -354,8 +355,8 @@ fn the_path_agrees_at_the_edges_of_its_word() {
             ];
             for board in boards {
                 assert!(Board::compile(&board).is_some(), "{rows}x{cols}");
-                let a = backend::run(&board, &Native::default(), &request(0)).unwrap();
-                let b = backend::run(&board, &general, &request(0)).unwrap();
+                let a = driver::run(&board, &Native::default(), &request(0)).unwrap();
+                let b = driver::run(&board, &general, &request(0)).unwrap();
                 let (mut x, mut y) = (a.solutions, b.solutions);
                 x.sort();
                 y.sort();

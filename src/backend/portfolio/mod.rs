@@ -121,7 +121,7 @@ fn run_member(
     let mut pieces = 0;
     let mut wrong = None;
     let mut result = backend.solve(model, limit, budget, &mut |ids| {
-        let tiling = super::decode(model, ids);
+        let tiling = model.decode(ids);
         if let Err(violation) = crate::puzzle::verify::verify(&model.instance, &tiling) {
             wrong = Some(violation);
             return Control::Stop;

@@ -7,7 +7,8 @@ pub mod schema;
 
 use std::collections::BTreeMap;
 
-use dominofit::backend::{self, Backend, Request, Status};
+use dominofit::backend::{Backend, Status};
+use dominofit::driver::{self, Request};
 use dominofit::model::Families;
 use dominofit::puzzle::{Instance, Solution};
 
@@ -228,7 +229,7 @@ pub fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
         timeout: None,
         families: Some(families),
     };
-    let all = backend::run(&case.instance, backend, &request(0)).expect(&name);
+    let all = driver::run(&case.instance, backend, &request(0)).expect(&name);
     let mut got = all.solutions.clone();
     got.sort();
     assert_eq!(got, case.expected, "complete solution set, {name}");
@@ -240,7 +241,7 @@ pub fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
     };
     assert_eq!(all.status, expected_status, "{name}");
 
-    let first = backend::run(&case.instance, backend, &request(1)).expect(&name);
+    let first = driver::run(&case.instance, backend, &request(1)).expect(&name);
     if case.expected.is_empty() {
         assert_eq!(first.status, Status::Unsat, "{name}");
     } else {
@@ -248,7 +249,7 @@ pub fn check(case: &Case, backend: &dyn Backend, families: Families) -> usize {
         assert!(case.expected.contains(&first.solutions[0]), "{name}");
     }
 
-    let two = backend::run(&case.instance, backend, &request(2)).expect(&name);
+    let two = driver::run(&case.instance, backend, &request(2)).expect(&name);
     assert_eq!(two.status, expected_status, "limit 2, {name}");
     assert!(
         two.solutions.iter().all(|s| case.expected.contains(s)),

@@ -13,7 +13,7 @@ pub use count::count;
 pub use report::{CountReport, Header, Report, Reported, StreamEnd, StreamedTiling};
 pub use timing::{WARM_UP_CALLS, median, once, protocol, repeated};
 
-use super::{
+use crate::backend::{
     Backend, BackendError, Budget, Compact, Control, Counters, Ending, FastPath, Outcome, Sink,
     Status, storage_full,
 };
@@ -30,11 +30,6 @@ pub struct Request {
     pub timeout: Option<Duration>,
     /// `None` takes the backend's default.
     pub families: Option<Families>,
-}
-
-/// Decodes placement ids into a tiling.
-pub fn decode(model: &Model, ids: &[PlacementId]) -> Solution {
-    Solution::from_pieces(ids.iter().map(|&id| model.placements[id as usize]))
 }
 
 /// What `run` and `count` do first: the clock, the budget, and the model in the
@@ -151,7 +146,7 @@ impl Compiled {
 
     fn decode(&self, found: &Found) -> Solution {
         match (self, found) {
-            (Compiled::Model(model), Found::Placements(ids)) => decode(model, ids),
+            (Compiled::Model(model), Found::Placements(ids)) => model.decode(ids),
             (Compiled::Fast(path), &Found::Compact(tiling)) => path.decode(tiling),
             _ => unreachable!("a tiling is decoded by the form that found it"),
         }
