@@ -34,24 +34,22 @@ if ! command -v kissat >/dev/null 2>&1; then
     echo "install-solvers: installed kissat ($binary)"
 fi
 
-# The DRAT checker for `check-certificate` (docs/CERTIFICATES.md): rate, from crates.io.
-if ! command -v rate >/dev/null 2>&1; then
-    cargo install --quiet --locked rate
-    binary="${CARGO_HOME:-$HOME/.cargo}/bin/rate"
-    # Cargo's bin directory is not always on the PATH of whoever runs the tests.
-    if ! command -v rate >/dev/null 2>&1; then
-        $sudo ln -sf "$binary" /usr/local/bin/rate
+# A checker from crates.io, linked onto the PATH when Cargo's bin directory is not on the
+# PATH of whoever runs the tests.
+install_crate() {
+    local name=$1
+    if ! command -v "$name" >/dev/null 2>&1; then
+        cargo install --quiet --locked "$name"
+        local binary="${CARGO_HOME:-$HOME/.cargo}/bin/$name"
+        if ! command -v "$name" >/dev/null 2>&1; then
+            $sudo ln -sf "$binary" "/usr/local/bin/$name"
+        fi
+        echo "install-solvers: installed $name ($binary)"
     fi
-    echo "install-solvers: installed rate ($binary)"
-fi
+}
 
+# The DRAT checker for `check-certificate` (docs/CERTIFICATES.md).
+install_crate rate
 # The VeriPB checker for the native engine's cutting-planes certificates
-# (docs/CERTIFICATES.md): veripb, from crates.io.
-if ! command -v veripb >/dev/null 2>&1; then
-    cargo install --quiet --locked veripb
-    binary="${CARGO_HOME:-$HOME/.cargo}/bin/veripb"
-    if ! command -v veripb >/dev/null 2>&1; then
-        $sudo ln -sf "$binary" /usr/local/bin/veripb
-    fi
-    echo "install-solvers: installed veripb ($binary)"
-fi
+# (docs/CERTIFICATES.md).
+install_crate veripb

@@ -59,6 +59,28 @@ struct Pair {
     at_most: Id,
 }
 
+impl Pair {
+    /// Both sides of `sides` written as constraints, divided by `divisor` (rounding up)
+    /// when it is above 1.
+    fn logged<W: super::writer::Output>(
+        out: &mut ProofWriter<W>,
+        sides: &mut Sides,
+        divisor: u64,
+    ) -> Pair {
+        Pair {
+            at_least: out.pol(sides.at_least.divide(divisor)),
+            at_most: out.pol(sides.at_most.divide(divisor)),
+        }
+    }
+}
+
+/// Adds the cover equality of every cell of `cells` (cover indices).
+fn add_covers(sides: &mut Sides, ids: &Ids, cells: &[u32]) {
+    for &k in cells {
+        sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
+    }
+}
+
 /// Derives the quotas of `model` (any families; the derivation covers them all) from
 /// the raw rules of `instance`.
 pub fn derive<W: super::writer::Output>(
@@ -139,9 +161,7 @@ impl<'a> Derivation<'a> {
         // Conservation (Eq. 5).
         if open % 2 != 0 {
             let mut sides = Sides::new();
-            for &k in &all {
-                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
-            }
+            add_covers(&mut sides, ids, &all);
             let a = out.pol(sides.at_least.divide(2));
             let b = out.pol(sides.at_most.divide(2));
             out.pol(Sum::new().add(a, 1).add(b, 1));
@@ -234,14 +254,9 @@ impl<'a> Derivation<'a> {
             let need = below.len() as i128 - row_clue(i + 1);
             let room = self.count_starting(Orientation::Vertical, Line::Row(i), None);
             let mut sides = Sides::new();
-            for &k in below {
-                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
-            }
+            add_covers(&mut sides, ids, below);
             sides.add(ids.row_at_most(i + 1), ids.row_at_least(i + 1), 1);
-            let pair = Pair {
-                at_least: out.pol(&sides.at_least),
-                at_most: out.pol(&sides.at_most),
-            };
+            let pair = Pair::logged(out, &mut sides, 1);
             if need < 0 || need > room {
                 return Err(contradiction(out));
             }
@@ -257,10 +272,7 @@ impl<'a> Derivation<'a> {
             if let Some(crossing) = crossing {
                 sides.add(crossing.at_most, crossing.at_least, 1);
             }
-            let pair = Pair {
-                at_least: out.pol(sides.at_least.divide(2)),
-                at_most: out.pol(sides.at_most.divide(2)),
-            };
+            let pair = Pair::logged(out, &mut sides, 2);
             if need_halves < 0 {
                 return Err(contradiction(out));
             }
@@ -283,17 +295,12 @@ impl<'a> Derivation<'a> {
             let need = column.len() as i128 - 2 * col_clue(j) + 3 * previous_need;
             let room = self.count_starting(Orientation::Horizontal, Line::Col(j), None);
             let mut sides = Sides::new();
-            for &k in column {
-                sides.add(ids.cover_at_least(k), ids.cover_at_most(k), 1);
-            }
+            add_covers(&mut sides, ids, column);
             sides.add(ids.col_at_most(j), ids.col_at_least(j), 2);
             if let Some(previous) = previous {
                 sides.add(previous.at_least, previous.at_most, 3);
             }
-            let pair = Pair {
-                at_least: out.pol(&sides.at_least),
-                at_most: out.pol(&sides.at_most),
-            };
+            let pair = Pair::logged(out, &mut sides, 1);
             if need < 0 || need > room {
                 return Err(contradiction(out));
             }
@@ -317,10 +324,7 @@ impl<'a> Derivation<'a> {
             if let Some(crossing) = crossing {
                 sides.add(crossing.at_most, crossing.at_least, 2);
             }
-            let pair = Pair {
-                at_least: out.pol(&sides.at_least),
-                at_most: out.pol(&sides.at_most),
-            };
+            let pair = Pair::logged(out, &mut sides, 1);
             if need < 0 {
                 return Err(contradiction(out));
             }
@@ -381,10 +385,7 @@ impl<'a> Derivation<'a> {
                 let current = if sides.at_least.is_empty() {
                     difference
                 } else {
-                    Some(Pair {
-                        at_least: out.pol(&sides.at_least),
-                        at_most: out.pol(&sides.at_most),
-                    })
+                    Some(Pair::logged(out, &mut sides, 1))
                 };
                 difference = current;
                 let whole_pair = found.get(&(whole, i + 1)).copied();
@@ -423,10 +424,7 @@ impl<'a> Derivation<'a> {
                         // No cell above and no crossing piece: 0 = 0.
                         continue;
                     }
-                    let pair = Pair {
-                        at_least: out.pol(sides.at_least.divide(2)),
-                        at_most: out.pol(sides.at_most.divide(2)),
-                    };
+                    let pair = Pair::logged(out, &mut sides, 2);
                     if half_sum < 0 || half_sum / 2 > room {
                         return Err(contradiction(out));
                     }
