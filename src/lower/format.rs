@@ -107,6 +107,17 @@ impl Format {
         self == Format::Dimacs
     }
 
+    /// The whole file for `model` as text, deterministic: for the formats that need no
+    /// CNF lowering (DIMACS says [`WriteError::NoCnf`]).
+    ///
+    /// # Errors
+    /// As [`Format::write`].
+    pub fn text(self, model: &Model) -> Result<String, WriteError> {
+        let mut out = Vec::new();
+        self.write(&mut out, model, None, &[], &|| false)?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
     /// Writes `model` in this format, excluding the tilings in `blocked` (blocking
     /// clauses in DIMACS, no-good cuts in LP, MPS, MiniZinc and OPB; the others take
     /// none). DIMACS is

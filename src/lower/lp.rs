@@ -9,7 +9,7 @@
 
 use std::io::Write;
 
-use super::stream::{ROWS_PER_CHECK, into_string, stopped};
+use super::stream::{ROWS_PER_CHECK, stopped};
 use crate::model::{Line, Model};
 use crate::puzzle::Orientation;
 
@@ -98,18 +98,7 @@ pub(super) fn variable_names(model: &Model, stop: &dyn Fn() -> bool) -> Option<V
     Some(names)
 }
 
-/// The whole file, deterministic.
-pub fn write(model: &Model) -> String {
-    write_cuts(model, &[])
-}
-
-/// The file with one no-good cut per tiling in `blocked` (`Σ_{x∈S} x ≤ |S| − 1`), for
-/// enumerating solutions with a solver that runs once per file.
-pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    into_string(|out| write_to(out, model, blocked, &|| false))
-}
-
-/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// The file into `out`, with one constraint ruling out each tiling of `blocked`, stopping with an error of kind `TimedOut` as soon as
 /// `stop` says so.
 ///
 /// # Errors

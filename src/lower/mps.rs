@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use super::lp::{each_equality, variable_names};
-use super::stream::{ROWS_PER_CHECK, into_string, stopped};
+use super::stream::{ROWS_PER_CHECK, stopped};
 use crate::model::Model;
 
 /// One row: name, sense (`E` or `L`), right-hand side; its terms are in [`Rows`].
@@ -48,17 +48,7 @@ impl Rows {
     }
 }
 
-/// The whole file, deterministic.
-pub fn write(model: &Model) -> String {
-    write_cuts(model, &[])
-}
-
-/// The file with one no-good row per tiling in `blocked` (`Σ_{x∈S} x ≤ |S| − 1`).
-pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    into_string(|out| write_to(out, model, blocked, &|| false))
-}
-
-/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// The file into `out`, with one constraint ruling out each tiling of `blocked`, stopping with an error of kind `TimedOut` as soon as
 /// `stop` says so (MPS is written column by column, so the rows are gathered first).
 ///
 /// # Errors

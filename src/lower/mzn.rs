@@ -7,20 +7,10 @@
 use std::io::Write;
 
 use super::lp::{each_equality, variable_names};
-use super::stream::{into_string, stopped};
+use super::stream::stopped;
 use crate::model::Model;
 
-/// The whole file, deterministic.
-pub fn write(model: &Model) -> String {
-    write_cuts(model, &[])
-}
-
-/// The file with one constraint per tiling in `blocked` ruling it out.
-pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    into_string(|out| write_to(out, model, blocked, &|| false))
-}
-
-/// [`write_cuts`] into `out`, stopping with an error of kind `TimedOut` as soon as
+/// The file into `out`, with one constraint ruling out each tiling of `blocked`, stopping with an error of kind `TimedOut` as soon as
 /// `stop` says so.
 ///
 /// # Errors

@@ -4,22 +4,9 @@
 
 use std::io::Write;
 
-use super::stream::into_string;
 use crate::model::Model;
 
-/// The whole file, deterministic.
-pub fn write(model: &Model) -> String {
-    write_cuts(model, &[])
-}
-
-/// The file with one constraint per tiling in `blocked` ruling it out
-/// (`Σ_{x∈S} −x ≥ 1 − |S|`), for enumerating solutions with a solver that runs once per
-/// file.
-pub fn write_cuts(model: &Model, blocked: &[Vec<u32>]) -> String {
-    into_string(|out| write_to(out, model, blocked))
-}
-
-/// [`write_cuts`] into `out` (which the caller checks for a stop: the text is written
+/// The file into `out`, with one constraint ruling out each tiling of `blocked`, (which the caller checks for a stop: the text is written
 /// as it is made, constraint by constraint).
 ///
 /// # Errors

@@ -53,11 +53,3 @@ impl Write for Checked<'_> {
 /// Rows (or placements) a writer prepares between two looks at `stop`, where it builds
 /// something before writing it.
 pub(crate) const ROWS_PER_CHECK: usize = 1 << 14;
-
-/// `text` of a writer into a string: writing into memory cannot fail, and nothing stops.
-pub(crate) fn into_string(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> String {
-    let mut out = Vec::new();
-    // Writing into memory fails only when `stop` says so, and it never does here.
-    let _ = write(&mut out);
-    String::from_utf8(out).unwrap_or_default()
-}

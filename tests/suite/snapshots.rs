@@ -4,7 +4,7 @@
 //! then read the diff before committing.
 
 use dominofit::encode::Encoding;
-use dominofit::lower::{cnf, dimacs, opb};
+use dominofit::lower::{Format, cnf, dimacs};
 use dominofit::model::{Families, compile};
 use dominofit::puzzle::parse::read_instances;
 
@@ -65,7 +65,7 @@ fn opb() {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("opb-{board}-{}", families.name()),
-                opb::write(&model)
+                Format::Opb.text(&model).unwrap()
             );
         }
     }
@@ -78,7 +78,7 @@ fn lp_per_family() {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("lp-{board}-{}", families.name()),
-                dominofit::lower::lp::write(&model)
+                Format::Lp.text(&model).unwrap()
             );
         }
     }
@@ -91,7 +91,7 @@ fn mps_per_family() {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("mps-{board}-{}", families.name()),
-                dominofit::lower::mps::write(&model)
+                Format::Mps.text(&model).unwrap()
             );
         }
     }
@@ -104,7 +104,7 @@ fn minizinc_per_family() {
             let model = compile(&observed(board), families);
             snapshot!(
                 format!("mzn-{board}-{}", families.name()),
-                dominofit::lower::mzn::write(&model)
+                Format::Mzn.text(&model).unwrap()
             );
         }
     }
