@@ -165,6 +165,27 @@ pub fn available_threads() -> usize {
 mod tests {
     use super::*;
 
+    /// One piece of work at a time per slot, clones share it, and the slot is free again
+    /// when the work's claim is dropped, however it ends.
+    #[test]
+    fn a_slot_beside_the_search_holds_one_piece_of_work() {
+        let slot = Beside::default();
+        let shared = slot.clone();
+        assert!(!slot.busy());
+        let taken = slot.take().expect("a fresh slot is free");
+        assert!(slot.busy() && shared.busy());
+        assert!(shared.take().is_none(), "a clone shares the slot");
+        assert!(
+            Beside::default().take().is_some(),
+            "another slot is another"
+        );
+        let worker = std::thread::spawn(move || drop(taken));
+        worker.join().unwrap();
+        slot.wait_until_free();
+        assert!(!shared.busy());
+        assert!(shared.take().is_some());
+    }
+
     #[test]
     fn huge_timeouts_mean_no_deadline() {
         let budget = Budget::with_timeout(Some(Duration::from_secs(u64::MAX)));

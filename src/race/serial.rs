@@ -31,6 +31,12 @@ pub fn race(
             let first_row = rows.len();
             for backend in backends {
                 progress(done, total, &instance.name);
+                // Work another backend's last run left beside its search (an abandoned
+                // LP) ends first: every run starts on an idle machine, as the driver
+                // makes sure for the backend's own calls.
+                for other in backends {
+                    other.settle();
+                }
                 let row = run::measure(workload, instance, backend.as_ref(), &request, options)?;
                 // An interrupt ends the race with what it has measured; the run it cut
                 // short is not a measurement.
