@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need on a fresh machine. Idempotent.
 #
-# The default build needs only a Rust toolchain with rustfmt and clippy. The optional
-# Cargo features need Debian packages, which CI installs to build and test them too:
-#   cadical   libclang-dev (bindgen)
+# The default build needs only a Rust toolchain with rustfmt and clippy; the tests need
+# python3 too (scripts/module_graph.py reads the module graph). The optional Cargo
+# features need Debian packages, which CI installs to build and test them too:
+#   cadical-lib  libclang-dev (bindgen)
 #   highs     cmake, libclang-dev
 #   coin-cbc  coinor-libcbc-dev
 set -euo pipefail
@@ -18,7 +19,7 @@ fi
 cargo fmt --version >/dev/null
 cargo clippy --version >/dev/null
 
-build_packages=(libclang-dev cmake coinor-libcbc-dev)
+build_packages=(python3 libclang-dev cmake coinor-libcbc-dev)
 missing=()
 for p in "${build_packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
