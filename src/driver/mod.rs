@@ -1,7 +1,8 @@
 //! The driver: compile an instance, run a backend on it, decode and verify every tiling
 //! against the raw rules, and derive the status from the evidence — once, here, for
-//! every backend. Counting is in [`count`], the timing protocol in [`timing`], the
-//! reports and their JSON shape (FORMAT.md) in [`report`].
+//! every backend. Counting is in `count.rs` ([`count()`]), the timing protocol in
+//! `timing.rs` ([`protocol`]), the reports and their JSON shape (FORMAT.md) in `report.rs`
+//! ([`Report`], [`CountReport`]).
 
 mod count;
 mod report;

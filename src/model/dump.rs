@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+#[cfg(doc)]
+use crate::puzzle::Orientation;
+
 use super::{ClueSum, Cover, Families, Family, Model, PlacementId};
 
 /// A quota group as a model dump shows it, with its members.
