@@ -120,8 +120,6 @@ def imports(path, module, files):
     # The module each offset is in: a stack of inline modules by brace depth.
     scopes = []  # (depth at open, name)
     depth = 0
-    events = []  # (offset, module path)
-    i = 0
     opens = {m.end() - 1: m.group(1) for m in MOD_OPEN.finditer(text)}
     where = [module] * (len(text) + 1)
     current = module
@@ -238,10 +236,8 @@ def main():
     edges, where = {}, {}
     for module, path in files.items():
         for target, line in imports(path, module, files):
-            if target == module or module[: len(target)] == target and target != ():
-                # Its own module, or an ancestor's item it is part of (e.g. `super::Type`).
-                if target == module:
-                    continue
+            if target == module:
+                continue  # its own items
             edges.setdefault(module, set()).add(target)
             where.setdefault((module, target), line)
     name = lambda m: "::".join(m) or "crate"
