@@ -1,7 +1,8 @@
 //! `NAME:ENCODING`: a backend under another name.
 
-use super::{Backend, BackendError, Budget, Capabilities, ExactCount, Sink, SolveResult};
+use super::{Backend, BackendError, Budget, Capabilities, ExactCount, FastPath, Sink, SolveResult};
 use crate::model::{Families, Model};
+use crate::puzzle::Instance;
 
 /// A backend shown under another name: `varisat:sequential` is varisat with the
 /// sequential counter, so that one race can put several encodings side by side. Every
@@ -30,5 +31,17 @@ impl Backend for Renamed {
 
     fn count(&self, model: &Model, budget: &Budget) -> Option<Result<ExactCount, BackendError>> {
         self.inner.count(model, budget)
+    }
+
+    fn fast_path(
+        &self,
+        instance: &Instance,
+        families: Option<Families>,
+    ) -> Option<Box<dyn FastPath>> {
+        self.inner.fast_path(instance, families)
+    }
+
+    fn settle(&self) {
+        self.inner.settle();
     }
 }
