@@ -47,22 +47,12 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "native-general",
         reads: "the native search on the general model always, without the small-board path (for comparison)",
-        build: |_| {
-            Box::new(native::Native {
-                options: native_options("native-general").unwrap_or_default(),
-                ..native::Native::default()
-            })
-        },
+        build: |_| native_variant("native-general"),
     },
     Builtin {
         name: "native-matching",
         reads: "the native search with Régin's matching filter at every propagation stall",
-        build: |_| {
-            Box::new(native::Native {
-                options: native_options("native-matching").unwrap_or_default(),
-                ..native::Native::default()
-            })
-        },
+        build: |_| native_variant("native-matching"),
     },
     Builtin {
         name: "dp",
@@ -120,6 +110,14 @@ pub const BUILTINS: &[Builtin] = &[
         },
     },
 ];
+
+/// The built-in native backend of that name, with its search options.
+fn native_variant(name: &str) -> Box<dyn Backend> {
+    Box::new(native::Native {
+        options: native_options(name).unwrap_or_default(),
+        ..native::Native::default()
+    })
+}
 
 /// The search options of a built-in native backend, by its name.
 pub fn native_options(name: &str) -> Option<native::SearchOptions> {

@@ -358,9 +358,17 @@ pub(super) fn solve(
     ended
 }
 
-/// What the parent knew, overwritten by what the worker counted.
+/// What the parent knew, overwritten by what the worker counted. The destructuring
+/// names every field, so a new counter cannot be forgotten here.
 fn merged(mut known: Counters, told: Counters) -> Counters {
-    let Counters {
+    macro_rules! overlay {
+        ($($field:ident),*) => {{
+            let Counters { $($field,)* set_aside } = told;
+            $(known.$field = $field.or(known.$field);)*
+            known.set_aside.extend(set_aside);
+        }};
+    }
+    overlay!(
         nodes,
         forced,
         cache_hits,
@@ -373,22 +381,7 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
         filtered,
         states,
         refuted,
-        winner,
-        set_aside,
-    } = told;
-    known.nodes = nodes.or(known.nodes);
-    known.forced = forced.or(known.forced);
-    known.cache_hits = cache_hits.or(known.cache_hits);
-    known.restarts = restarts.or(known.restarts);
-    known.vars = vars.or(known.vars);
-    known.repeat = repeat.or(known.repeat);
-    known.clauses = clauses.or(known.clauses);
-    known.constraints = constraints.or(known.constraints);
-    known.conflicts = conflicts.or(known.conflicts);
-    known.filtered = filtered.or(known.filtered);
-    known.states = states.or(known.states);
-    known.refuted = refuted.or(known.refuted);
-    known.winner = winner.or(known.winner);
-    known.set_aside.extend(set_aside);
+        winner
+    );
     known
 }

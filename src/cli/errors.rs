@@ -42,11 +42,11 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
 pub(super) fn backend_named(
     name: &str,
     encoding: Encoding,
-    threads: Option<usize>,
+    threads: Option<u32>,
 ) -> Result<Box<dyn Backend>> {
     let options = BackendOptions {
         encoding,
-        threads: threads.unwrap_or_else(backend::available_threads),
+        threads: threads.map_or_else(backend::available_threads, |t| t as usize),
     };
     backend::registry::lookup(name, &options)
         .map_err(|message| UsageError(terminal(&message)).into())

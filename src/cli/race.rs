@@ -54,7 +54,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         let backends: Vec<Box<dyn Backend>> = args
             .backends
             .iter()
-            .map(|name| backend_named(name, args.encoding, args.threads.map(|t| t as usize)))
+            .map(|name| backend_named(name, args.encoding, args.threads))
             .collect::<Result<_>>()?;
         let mut workloads = Vec::new();
         for file in &args.workloads {
@@ -175,11 +175,7 @@ fn worker_args(args: &RaceArgs) -> Vec<String> {
 pub(super) fn worker_run(args: WorkerRunArgs) -> Result<ExitCode> {
     use dominofit::race::{self, RaceOptions};
     dominofit::memory::set_limit(args.memory.map(|mib| mib << 20));
-    let backend = backend_named(
-        &args.backend,
-        args.encoding,
-        args.threads.map(|t| t as usize),
-    )?;
+    let backend = backend_named(&args.backend, args.encoding, args.threads)?;
     let instances = read_instances("-")?;
     let [instance] = instances.as_slice() else {
         anyhow::bail!(

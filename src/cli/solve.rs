@@ -22,11 +22,7 @@ use dominofit::puzzle::verify::verify;
 fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Instance>, Request)> {
     // Before the backend is made: the dp backend takes its budget from it.
     dominofit::memory::set_limit(common.memory.map(|mib| mib << 20));
-    let backend = backend_named(
-        &common.backend,
-        common.encoding,
-        common.threads.map(|t| t as usize),
-    )?;
+    let backend = backend_named(&common.backend, common.encoding, common.threads)?;
     let request = Request {
         limit,
         timeout: common.timeout,

@@ -41,16 +41,7 @@ pub fn write_to(
             part.part, part.constraints, part.vars, part.clauses
         )?;
     }
-    for (k, p) in model.placements.iter().enumerate() {
-        writeln!(
-            out,
-            "c var {} {} {} {}",
-            k + 1,
-            p.orientation.letter(),
-            p.row + 1,
-            p.col + 1
-        )?;
-    }
+    super::legend(out, model, "c var ")?;
     out.write_all(b"c p show")?;
     for k in 1..=lowered.placements {
         write!(out, " {k}")?;

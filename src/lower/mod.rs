@@ -32,3 +32,17 @@ pub(crate) fn header(model: &crate::model::Model, mark: &str, detail: &str) -> S
     }
     out
 }
+
+/// One comment line per placement, `{mark}{k} {V|H} {row} {col}` (one-based), so that a
+/// reader of the file can map variable `k` back to a piece without the model.
+pub(crate) fn legend(
+    out: &mut dyn std::io::Write,
+    model: &crate::model::Model,
+    mark: &str,
+) -> std::io::Result<()> {
+    for (k, p) in model.placements.iter().enumerate() {
+        let (kind, row, col) = (p.orientation.letter(), p.row + 1, p.col + 1);
+        writeln!(out, "{mark}{} {kind} {row} {col}", k + 1)?;
+    }
+    Ok(())
+}

@@ -40,16 +40,7 @@ pub fn write_to(out: &mut dyn Write, model: &Model, blocked: &[Vec<u32>]) -> std
         count + model.clue_sums.len() + blocked.len()
     )?;
     out.write_all(super::header(model, "*", "").as_bytes())?;
-    for (k, p) in model.placements.iter().enumerate() {
-        writeln!(
-            out,
-            "* x{} {} {} {}",
-            k + 1,
-            p.orientation.letter(),
-            p.row + 1,
-            p.col + 1
-        )?;
-    }
+    super::legend(out, model, "* x")?;
     let constraints = marker.into_iter().chain(covers).chain(groups).chain(sums);
     for (terms, target) in constraints {
         let terms: Vec<(u64, u32)> = terms;

@@ -151,22 +151,18 @@ fn quota_groups(
 }
 
 fn raw_clue_sums(instance: &Instance, placements: &[Piece]) -> Vec<ClueSum> {
-    let mut rows: Vec<ClueSum> = (0..instance.rows)
-        .map(|i| ClueSum {
-            line: Line::Row,
-            index: i + 1,
-            target: instance.row_clues[i],
-            terms: Vec::new(),
-        })
-        .collect();
-    let mut cols: Vec<ClueSum> = (0..instance.cols)
-        .map(|j| ClueSum {
-            line: Line::Col,
-            index: j + 1,
-            target: instance.col_clues[j],
-            terms: Vec::new(),
-        })
-        .collect();
+    let empty_sums = |line: Line, clues: &[u64]| -> Vec<ClueSum> {
+        (clues.iter().enumerate())
+            .map(|(i, &target)| ClueSum {
+                line,
+                index: i + 1,
+                target,
+                terms: Vec::new(),
+            })
+            .collect()
+    };
+    let mut rows = empty_sums(Line::Row, &instance.row_clues);
+    let mut cols = empty_sums(Line::Col, &instance.col_clues);
     for (id, p) in placements.iter().enumerate() {
         let id = id as PlacementId;
         match p.orientation {

@@ -199,43 +199,53 @@ impl fmt::Display for Infeasibility {
                 even,
                 need_halves,
                 room,
-            } => {
-                write!(
-                    f,
-                    "{} of the vertical pieces crossing between rows {row} and {} would have to \
-                     start on {} cells (row + column {})",
-                    halves(need_halves),
-                    row + 1,
-                    colour_word(even),
-                    colour_word(even)
-                )?;
-                if need_halves >= 0 && need_halves % 2 == 0 {
-                    write!(f, ", but only {room} such columns are open")?;
-                }
-                Ok(())
-            }
+            } => colour_split(
+                f,
+                ("vertical", "rows", "columns"),
+                row,
+                even,
+                need_halves,
+                room,
+            ),
             HorizontalColour {
                 col,
                 even,
                 need_halves,
                 room,
-            } => {
-                write!(
-                    f,
-                    "{} of the horizontal pieces crossing between columns {col} and {} would \
-                     have to start on {} cells (row + column {})",
-                    halves(need_halves),
-                    col + 1,
-                    colour_word(even),
-                    colour_word(even)
-                )?;
-                if need_halves >= 0 && need_halves % 2 == 0 {
-                    write!(f, ", but only {room} such rows are open")?;
-                }
-                Ok(())
-            }
+            } => colour_split(
+                f,
+                ("horizontal", "columns", "rows"),
+                col,
+                even,
+                need_halves,
+                room,
+            ),
         }
     }
+}
+
+/// Eq. 10's failure, said the same way for both cut directions: the three words name the
+/// pieces, the lines the cut lies between, and the lines that cross it.
+fn colour_split(
+    f: &mut std::fmt::Formatter<'_>,
+    (pieces, lines, crossing): (&str, &str, &str),
+    at: usize,
+    even: bool,
+    need_halves: i128,
+    room: usize,
+) -> std::fmt::Result {
+    let colour = colour_word(even);
+    write!(
+        f,
+        "{} of the {pieces} pieces crossing between {lines} {at} and {} would have to \
+         start on {colour} cells (row + column {colour})",
+        halves(need_halves),
+        at + 1,
+    )?;
+    if need_halves >= 0 && need_halves % 2 == 0 {
+        write!(f, ", but only {room} such {crossing} are open")?;
+    }
+    Ok(())
 }
 
 impl std::error::Error for Infeasibility {}

@@ -94,27 +94,23 @@ impl Room {
             }
         }
         // A run of k open cells along a line holds at most floor(k/2) disjoint pieces.
-        for r in 0..m {
-            let mut run = 0;
-            for c in 0..=n {
-                if c < n && open(r, c) {
+        let pieces_along = |cells: &mut dyn Iterator<Item = bool>| {
+            let (mut pieces, mut run) = (0, 0);
+            for is_open in cells.chain([false]) {
+                if is_open {
                     run += 1;
                 } else {
-                    room.row_path[r] += run / 2;
+                    pieces += run / 2;
                     run = 0;
                 }
             }
+            pieces
+        };
+        for r in 0..m {
+            room.row_path[r] = pieces_along(&mut (0..n).map(|c| open(r, c)));
         }
         for c in 0..n {
-            let mut run = 0;
-            for r in 0..=m {
-                if r < m && open(r, c) {
-                    run += 1;
-                } else {
-                    room.col_path[c] += run / 2;
-                    run = 0;
-                }
-            }
+            room.col_path[c] = pieces_along(&mut (0..m).map(|r| open(r, c)));
         }
         room
     }

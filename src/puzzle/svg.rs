@@ -48,24 +48,13 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
             y(r)
         );
     }
-    for r in 0..=m {
+    let grid_lines = (0..=m)
+        .map(|r| (x(0), y(r), x(n), y(r)))
+        .chain((0..=n).map(|c| (x(c), y(0), x(c), y(m))));
+    for (x1, y1, x2, y2) in grid_lines {
         let _ = writeln!(
             svg,
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#b9b0a0"/>"##,
-            x(0),
-            y(r),
-            x(n),
-            y(r)
-        );
-    }
-    for c in 0..=n {
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#b9b0a0"/>"##,
-            x(c),
-            y(0),
-            x(c),
-            y(m)
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#b9b0a0"/>"##,
         );
     }
     for (c, clue) in instance.col_clues.iter().enumerate() {

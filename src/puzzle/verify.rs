@@ -138,23 +138,18 @@ pub fn verify(instance: &Instance, solution: &Solution) -> Result<(), Violation>
             }
         }
     }
-    for (r, (&dots, &clue)) in row_dots.iter().zip(&instance.row_clues).enumerate() {
-        if dots != clue {
-            return Err(Violation::RowClue {
-                row: r + 1,
-                dots,
-                clue,
-            });
-        }
+    if let Some((row, dots, clue)) = first_miss(&row_dots, &instance.row_clues) {
+        return Err(Violation::RowClue { row, dots, clue });
     }
-    for (c, (&dots, &clue)) in col_dots.iter().zip(&instance.col_clues).enumerate() {
-        if dots != clue {
-            return Err(Violation::ColumnClue {
-                col: c + 1,
-                dots,
-                clue,
-            });
-        }
+    if let Some((col, dots, clue)) = first_miss(&col_dots, &instance.col_clues) {
+        return Err(Violation::ColumnClue { col, dots, clue });
     }
     Ok(())
+}
+
+/// The first line, one-based, whose dots differ from its clue, with both.
+fn first_miss(dots: &[u64], clues: &[u64]) -> Option<(usize, u64, u64)> {
+    (dots.iter().zip(clues).enumerate())
+        .find(|(_, (dots, clue))| dots != clue)
+        .map(|(i, (&dots, &clue))| (i + 1, dots, clue))
 }

@@ -64,6 +64,25 @@ fn required<'v>(
     })
 }
 
+/// A required field that must be an array, `what` saying of what (written only for
+/// the message).
+fn required_array<'v>(
+    object: &'v Map<String, Value>,
+    field: &'static str,
+    what: impl FnOnce() -> String,
+    origin: &Origin,
+) -> Result<&'v Vec<Value>, InputError> {
+    let value = required(object, field, origin)?;
+    value.as_array().ok_or_else(|| {
+        let (what, found) = (what(), kind_of(value));
+        field_error(
+            origin,
+            field,
+            format!("expected an array of {what}, found {found}"),
+        )
+    })
+}
+
 /// A non-negative integer, or a message saying what the value is instead.
 fn non_negative(value: &Value) -> Result<u64, String> {
     match value {
@@ -117,17 +136,7 @@ fn clue_field(
     what: &str,
     origin: &Origin,
 ) -> Result<Vec<u64>, InputError> {
-    let value = required(object, field, origin)?;
-    let items = value.as_array().ok_or_else(|| {
-        field_error(
-            origin,
-            field,
-            format!(
-                "expected an array of {expected_len} clues, found {}",
-                kind_of(value)
-            ),
-        )
-    })?;
+    let items = required_array(object, field, || format!("{expected_len} clues"), origin)?;
     if items.len() != expected_len {
         return Err(field_error(
             origin,
@@ -199,17 +208,7 @@ pub(super) fn instance_from_value(
         });
     }
     let mut blocked = vec![false; rows * cols];
-    let blocked_value = required(object, "blocked", origin)?;
-    let list = blocked_value.as_array().ok_or_else(|| {
-        field_error(
-            origin,
-            "blocked",
-            format!(
-                "expected an array of [row, col] pairs, found {}",
-                kind_of(blocked_value)
-            ),
-        )
-    })?;
+    let list = required_array(object, "blocked", || "[row, col] pairs".into(), origin)?;
     for (k, item) in list.iter().enumerate() {
         let (r, c) = cell_pair(item)
             .map_err(|m| field_error(origin, "blocked", format!("entry {}: {m}", k + 1)))?;
@@ -249,17 +248,7 @@ pub(super) fn solution_from_value(value: &Value, origin: &Origin) -> Result<Solu
     let object = as_object(value, origin)?;
     check_known_fields(object, &["vertical", "horizontal"], SOLUTION_FIELDS, origin)?;
     let read = |field: &'static str| -> Result<Vec<(usize, usize)>, InputError> {
-        let list_value = required(object, field, origin)?;
-        let list = list_value.as_array().ok_or_else(|| {
-            field_error(
-                origin,
-                field,
-                format!(
-                    "expected an array of [row, col] pairs, found {}",
-                    kind_of(list_value)
-                ),
-            )
-        })?;
+        let list = required_array(object, field, || "[row, col] pairs".into(), origin)?;
         let mut cells = Vec::with_capacity(list.len());
         for (k, item) in list.iter().enumerate() {
             let (r, c) = cell_pair(item)

@@ -122,6 +122,30 @@ impl Matching {
         self.queue.clear();
         self.queue.push(root);
         self.mark[root as usize] = epoch;
+        self.alternating_walk(g, stop, |m, _, p, w| {
+            if w == NONE {
+                m.flip(g, root, p);
+                return true;
+            }
+            if m.mark[w as usize] != epoch {
+                m.mark[w as usize] = epoch;
+                m.parent[w as usize] = p;
+                m.queue.push(w);
+            }
+            false
+        })
+    }
+
+    /// Walks the queue breadth first along alternating paths: from each even cell `x`
+    /// out along an active unmatched candidate `p`, then to `w`, the even cell matched to
+    /// `p`'s other cell (`NONE` when that cell is free). `visit` may push onto the queue;
+    /// when it returns `true` the walk ends with `Some(true)`. `None`: stopped.
+    fn alternating_walk(
+        &mut self,
+        g: &Graph,
+        stop: &dyn Fn() -> bool,
+        mut visit: impl FnMut(&mut Self, u32, u32, u32) -> bool,
+    ) -> Option<bool> {
         let mut head = 0;
         while head < self.queue.len() {
             let x = self.queue[head];
@@ -134,14 +158,8 @@ impl Matching {
                     continue;
                 }
                 let w = self.partner(g, g.other(p, x));
-                if w == NONE {
-                    self.flip(g, root, p);
+                if visit(self, x, p, w) {
                     return Some(true);
-                }
-                if self.mark[w as usize] != epoch {
-                    self.mark[w as usize] = epoch;
-                    self.parent[w as usize] = p;
-                    self.queue.push(w);
                 }
             }
         }
@@ -182,27 +200,18 @@ impl Matching {
             if self.queue.is_empty() {
                 break;
             }
+            // The matched candidate of a reached cell leads back to that cell, already
+            // layered, so the walk skipping it changes nothing here.
             let mut found = false;
-            let mut head = 0;
-            while head < self.queue.len() {
-                let x = self.queue[head];
-                head += 1;
-                if self.should_stop(4, stop) {
-                    return None;
+            self.alternating_walk(g, stop, |m, x, _, next| {
+                if next == NONE {
+                    found = true;
+                } else if m.dist[next as usize] == INFINITE {
+                    m.dist[next as usize] = m.dist[x as usize] + 1;
+                    m.queue.push(next);
                 }
-                for &p in g.lay.places_at(x) {
-                    if !g.active[p as usize] {
-                        continue;
-                    }
-                    let next = self.partner(g, g.other(p, x));
-                    if next == NONE {
-                        found = true;
-                    } else if self.dist[next as usize] == INFINITE {
-                        self.dist[next as usize] = self.dist[x as usize] + 1;
-                        self.queue.push(next);
-                    }
-                }
-            }
+                false
+            })?;
             if !found {
                 break;
             }
