@@ -7,9 +7,16 @@ return plain dicts in the shapes ``dominofit solve --format json`` and
 ``dominofit count --format json`` print (statuses, solutions, stats). One
 instance gives one dict; several (a list, or a workload) give a list.
 
+A call costs about what its work costs: a game-size board is solved in a few
+microseconds, from a dict as from JSON text. For many boards, the batch calls
+:func:`solve_many`, :func:`count_many` and :func:`verify_many` take any
+iterable (a generator too), solve on ``threads`` threads with the GIL
+released, and answer in input order; :func:`generate` makes boards lazily.
+
 Errors are :class:`DominofitError` with the message the command line prints;
 for a list of boards, the first board that fails raises (the command line
-reports it and goes on). Long calls release the GIL, and Ctrl-C
+reports it and goes on); a batch keeps every other board's answer
+(:class:`BatchError`). Long calls release the GIL, and Ctrl-C
 (``KeyboardInterrupt``) stops the call it interrupts, killing any solver
 program it started; calls running in other threads go on. Solvers that
 cannot be stopped in-process (varisat, microlp) run in worker processes of
@@ -19,22 +26,25 @@ when it ends, never the host's own children.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from typing import Any, Iterable, List, Optional, Union
+from typing import Any, Iterable, Iterator, List, Optional, Union
 
 from . import _native
 from ._native import DominofitError
 
 __all__ = [
+    "BatchError",
     "DominofitError",
     "count",
+    "count_many",
     "emit",
     "generate",
     "show",
     "solve",
+    "solve_many",
     "verify",
+    "verify_many",
     "__version__",
 ]
 
@@ -68,23 +78,19 @@ _U64_MAX = 2**64 - 1
 _MAX_SIDE = 4096
 
 
-def _source(value: Any, what: str) -> tuple[str, bool, bool]:
-    """(text or path, is_path, several) for the native calls."""
-    if isinstance(value, os.PathLike):
-        path = os.fspath(value)
-        return path, True, _native.is_workload(path, True)
-    if isinstance(value, dict):
-        return json.dumps(value), False, False
-    if isinstance(value, str):
-        return value, False, _native.is_workload(value, False)
-    if isinstance(value, (list, tuple)):
-        if not all(isinstance(v, dict) for v in value):
-            raise TypeError(f"a list of {what}s holds dicts")
-        return "\n".join(json.dumps(v) for v in value) + "\n", False, True
-    raise TypeError(
-        f"{what} must be a dict, JSON text, a list of dicts or a path, "
-        f"not {type(value).__name__}"
-    )
+class BatchError(DominofitError):
+    """Some boards of a batch failed. ``results`` holds every board's place in input
+    order: its answer, or the :class:`DominofitError` saying why it has none;
+    ``failures`` lists ``(index, error)`` of the boards that failed."""
+
+    def __init__(self, results: List[Any], failures: List[tuple]):
+        index, first = failures[0]
+        super().__init__(
+            f"{len(failures)} of {len(results)} boards failed; the first, "
+            f"board {index + 1}: {first}"
+        )
+        self.results = results
+        self.failures = failures
 
 
 def _whole(name: str, value: Any, low: int, high: Optional[int] = None) -> int:
@@ -95,17 +101,6 @@ def _whole(name: str, value: Any, low: int, high: Optional[int] = None) -> int:
         bound = f"at least {low}" if high is None else f"between {low} and {high}"
         raise DominofitError(f"{name} must be {bound}, not {value}")
     return value
-
-
-def _threads(threads: Optional[int]) -> Optional[int]:
-    return None if threads is None else _whole("threads", threads, 1, 256)
-
-
-def _answers(lines: List[str], several: bool) -> Union[dict, List[dict]]:
-    answers = [json.loads(line) for line in lines]
-    if several or len(answers) != 1:
-        return answers
-    return answers[0]
 
 
 def solve(
@@ -126,12 +121,7 @@ def solve(
     verifier) and ``stats``. ``timeout`` is in seconds per board; a board it
     stops is ``unknown``, never ``unsat``.
     """
-    source, is_path, several = _source(instance, "instance")
-    limit = _whole("limit", limit, 0, _U64_MAX)
-    lines = _native.solve(
-        source, is_path, backend, limit, timeout, families, encoding, _threads(threads)
-    )
-    return _answers(lines, several)
+    return _native.solve(instance, backend, limit, timeout, families, encoding, threads)
 
 
 def count(
@@ -148,11 +138,7 @@ def count(
     Returns the ``count --format json`` object; ``count`` is a decimal string
     (exact when ``complete``, else a lower bound): ``int(answer["count"])``.
     """
-    source, is_path, several = _source(instance, "instance")
-    lines = _native.count(
-        source, is_path, backend, timeout, families, encoding, _threads(threads)
-    )
-    return _answers(lines, several)
+    return _native.count(instance, backend, timeout, families, encoding, threads)
 
 
 def verify(instance: Instance, solution: Any) -> Union[dict, List[dict]]:
@@ -161,14 +147,81 @@ def verify(instance: Instance, solution: Any) -> Union[dict, List[dict]]:
     Returns ``{"name": ..., "valid": bool, "violation": str or None}`` per
     board; ``violation`` is the first rule the tiling breaks.
     """
-    source, is_path, several = _source(instance, "instance")
-    tiling, tiling_is_path, _ = _source(solution, "solution")
-    pairs = _native.verify_tilings(source, is_path, tiling, tiling_is_path)
-    answers = [
-        {"name": name, "valid": violation is None, "violation": violation}
-        for name, violation in pairs
-    ]
-    return _answers([json.dumps(a) for a in answers], several)
+    return _native.verify_tilings(instance, solution)
+
+
+def _settled(results: List[Any], errors: str) -> List[Any]:
+    if errors == "return":
+        return results
+    failures = [(k, r) for k, r in enumerate(results) if isinstance(r, DominofitError)]
+    if failures:
+        raise BatchError(results, failures)
+    return results
+
+
+def _errors(errors: str) -> str:
+    if errors not in ("raise", "return"):
+        raise DominofitError(f'errors must be "raise" or "return", not {errors!r}')
+    return errors
+
+
+def solve_many(
+    instances: Iterable[Union[dict, str]],
+    backend: str = "native",
+    limit: int = 1,
+    timeout: Optional[float] = None,
+    *,
+    families: Optional[str] = None,
+    encoding: Optional[str] = None,
+    threads: int = 1,
+    errors: str = "raise",
+) -> List[dict]:
+    """:func:`solve` for every board of ``instances`` (dicts or JSON text of one
+    board each; a list or any iterable, read as it goes), on ``threads`` threads
+    with the GIL released. Answers come in input order, each the one
+    :func:`solve` gives.
+
+    A board that cannot be read or solved does not stop the others: with
+    ``errors="raise"`` (the default) a :class:`BatchError` comes once all are
+    done, holding every answer; with ``errors="return"`` its place in the list
+    holds the :class:`DominofitError` instead. Ctrl-C stops the whole batch.
+    """
+    errors = _errors(errors)
+    return _settled(
+        _native.solve_many(instances, backend, limit, timeout, families, encoding, threads),
+        errors,
+    )
+
+
+def count_many(
+    instances: Iterable[Union[dict, str]],
+    backend: str = "native",
+    timeout: Optional[float] = None,
+    *,
+    families: Optional[str] = None,
+    encoding: Optional[str] = None,
+    threads: int = 1,
+    errors: str = "raise",
+) -> List[dict]:
+    """:func:`count` for every board of ``instances``, as :func:`solve_many` runs them."""
+    errors = _errors(errors)
+    return _settled(
+        _native.count_many(instances, backend, timeout, families, encoding, threads),
+        errors,
+    )
+
+
+def verify_many(
+    instances: Iterable[Union[dict, str]],
+    solutions: Iterable[Union[dict, str]],
+    *,
+    threads: int = 1,
+    errors: str = "raise",
+) -> List[dict]:
+    """:func:`verify` for every board and tiling, paired in order (both iterables
+    must end together), as :func:`solve_many` runs them."""
+    errors = _errors(errors)
+    return _settled(_native.verify_many(instances, solutions, threads), errors)
 
 
 def emit(
@@ -184,8 +237,7 @@ def emit(
     ``model-json``; ``encoding`` the cardinality encoding of the CNF
     (``pairwise``, ``sequential``, ``totalizer``, ``sorting-network``).
     """
-    source, is_path, _ = _source(instance, "instance")
-    return _native.emit(source, is_path, to, encoding, families)
+    return _native.emit(instance, to, encoding, families)
 
 
 def generate(
@@ -198,26 +250,22 @@ def generate(
     timeout: float = 60.0,
     pool: int = 16,
     node_cap: int = 100_000,
-) -> List[dict]:
-    """New boards, as ``dominofit generate`` makes them (same seed, same boards).
+) -> Iterator[dict]:
+    """New boards, as ``dominofit generate`` makes them (same seed, same boards),
+    made one at a time as the iterator is read: ``list(generate(...))`` for all.
 
     ``kind``: ``planted`` (clues read off a random tiling), ``open`` (planted,
     no holes), ``unique`` (exactly one solution) or ``unsat`` (adversarial,
     no solution; each proved by a prover other than the native search).
     """
-    lines = _native.generate(
+    return _native.generate(
         _whole("rows", rows, 1, _MAX_SIDE), _whole("cols", cols, 1, _MAX_SIDE),
         _whole("count", count, 0, _U64_MAX), _whole("seed", seed, 0, _U64_MAX), kind,
         float(timeout), _whole("pool", pool, 1, 10_000),
         _whole("node_cap", node_cap, 1, _U64_MAX),
     )
-    return [json.loads(line) for line in lines]
 
 
 def show(instance: Instance, solution: Any = None, *, svg: bool = False) -> str:
     """A board, and a tiling over it, drawn as text (``svg=True``: an SVG picture)."""
-    source, is_path, _ = _source(instance, "instance")
-    if solution is None:
-        return _native.show(source, is_path, None, False, svg)
-    tiling, tiling_is_path, _ = _source(solution, "solution")
-    return _native.show(source, is_path, tiling, tiling_is_path, svg)
+    return _native.show(instance, solution, bool(svg))

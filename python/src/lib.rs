@@ -1,13 +1,13 @@
-//! The Python module `dominofit._native`: the library's calls with their answers as the
-//! JSON the command line prints, serialized by the same types, so that the package and
-//! the CLI cannot disagree on a shape. `dominofit/__init__.py` turns the JSON into plain
-//! dicts and gives the functions their Python signatures.
+//! The Python module `dominofit._native`: the library's calls, taking Python values and
+//! giving back dicts in the shapes the command line prints (made from the same serde
+//! types by `pythonize`, so that the package and the CLI cannot disagree on a shape).
+//! `dominofit/__init__.py` gives the functions their Python signatures and docs.
 //!
-//! Every call runs on a thread of its own while the calling thread waits without the
-//! GIL and looks for Ctrl-C between waits: a `KeyboardInterrupt` stops the search (and
-//! kills any solver program it started) instead of waiting for it to end. Each call has
-//! a stop flag of its own ([`dominofit::interrupt::with_call_stop`]): Ctrl-C stops the
-//! call it interrupts, and calls running in other Python threads go on.
+//! A call costs what its work costs: the backend is made once per process
+//! ([`backends`]), boards are read from dicts without a trip through JSON text
+//! ([`input`]), and a game-size call runs in place rather than on a thread ([`call`]).
+//! Batches run on threads of their own with the GIL released ([`batch`]), and
+//! `generate` makes its boards as they are asked for ([`stream`]).
 //!
 //! In-process solvers that cannot be stopped (varisat, microlp) run in worker processes
 //! of this interpreter (`python -c … worker-solve`), killed at the deadline or on
@@ -16,23 +16,32 @@
 //! end, even outside their process group, is killed by that mark: never the host's
 //! other children.
 
-use std::sync::mpsc;
-use std::time::Duration;
+mod backends;
+mod batch;
+mod call;
+mod input;
+mod output;
+mod stream;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde::Serialize;
 
-use dominofit::action::{self, BoardKind, EmitError, EmitOptions, GenerateRequest};
-use dominofit::backend::{self, BackendError, BackendOptions};
-use dominofit::design::DesignOptions;
+use dominofit::action::{self, EmitError, EmitOptions};
+use dominofit::backend::{self, Backend, BackendError};
 use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
 use dominofit::model::Families;
-use dominofit::puzzle::parse::{
-    parse_given_instances, parse_given_solutions, read_instances, read_solutions,
-};
 use dominofit::puzzle::verify::verify;
 use dominofit::puzzle::{Instance, Solution};
+
+use backends::Choice;
+use input::{Given, whole};
+use output::to_python;
 
 create_exception!(
     _native,
@@ -46,61 +55,29 @@ fn fail(message: impl std::fmt::Display) -> PyErr {
     DominofitError::new_err(message.to_string())
 }
 
-/// How often the waiting thread looks for Ctrl-C.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// Runs `job` on its own thread; the caller waits without the GIL and checks for signals
-/// between waits. On a signal the job's stop flag is raised (which ends its search and
-/// kills its programs), the job is waited for, and the signal's exception is raised.
-fn interruptible<T: Send>(py: Python<'_>, job: impl FnOnce() -> T + Send) -> PyResult<T> {
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    std::thread::scope(|scope| {
-        let (done, finished) = mpsc::channel();
-        // In a mutex so that a reference to it may cross into `detach`.
-        let finished = std::sync::Mutex::new(finished);
-        let flag = stop.clone();
-        let worker = scope.spawn(move || {
-            let out = dominofit::interrupt::with_call_stop(flag, job);
-            let _ = done.send(());
-            out
-        });
-        loop {
-            let ended = py.detach(|| match finished.lock() {
-                Ok(finished) => finished.recv_timeout(SIGNAL_POLL),
-                Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
-            });
-            if !matches!(ended, Err(mpsc::RecvTimeoutError::Timeout)) {
-                break;
-            }
-            if let Err(signal) = py.check_signals() {
-                stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                let _ = py.detach(|| worker.join());
-                return Err(signal);
-            }
-        }
-        py.detach(|| worker.join())
-            .map_err(|_| fail("internal error: the call panicked"))
-    })
+/// One answer for one board, a list for several (or for a list or a workload).
+fn one_or_list(py: Python<'_>, answers: Vec<Py<PyAny>>, several: bool) -> PyResult<Py<PyAny>> {
+    match <[Py<PyAny>; 1]>::try_from(answers) {
+        Ok([one]) if !several => Ok(one),
+        Ok(one) => Ok(PyList::new(py, one)?.into_any().unbind()),
+        Err(many) => Ok(PyList::new(py, many)?.into_any().unbind()),
+    }
 }
 
-/// The boards of `source`: a path when `is_path`, else JSON text (one instance or JSON
-/// Lines).
-fn boards(source: &str, is_path: bool) -> PyResult<Vec<Instance>> {
-    let read = if is_path {
-        read_instances(source)
-    } else {
-        parse_given_instances(source, "<instance>", "instance")
-    };
-    read.map_err(fail)
+/// The cells of the largest board: how a call is run ([`call::stoppable`]).
+fn largest(instances: &[Instance]) -> usize {
+    instances.iter().map(|i| i.rows * i.cols).max().unwrap_or(0)
 }
 
-fn tilings(source: &str, is_path: bool) -> PyResult<Vec<Solution>> {
-    let read = if is_path {
-        read_solutions(source)
-    } else {
-        parse_given_solutions(source, "<solution>")
-    };
-    read.map_err(fail)
+/// A board's failure as the CLI's error line says it.
+fn board_error(instance: &Instance, error: &BackendError) -> String {
+    format!("instance `{}`: {error}", instance.name)
+}
+
+fn seconds(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    timeout
+        .map(|s| backend::time_limit(s).map_err(fail))
+        .transpose()
 }
 
 fn parse_option<T: std::str::FromStr>(text: Option<&str>) -> PyResult<Option<T>>
@@ -110,175 +87,267 @@ where
     text.map(|t| t.parse::<T>().map_err(fail)).transpose()
 }
 
-fn seconds(timeout: Option<f64>) -> PyResult<Option<Duration>> {
-    timeout
-        .map(|s| backend::time_limit(s).map_err(fail))
-        .transpose()
-}
-
-/// What `solve` and `count` share: the backend, the boards and the request.
-struct Job {
-    backend: Box<dyn backend::Backend>,
-    instances: Vec<Instance>,
+/// What `solve` and `count`, single or batched, are asked: the backend and the request.
+struct Ask {
+    choice: Choice,
     request: Request,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn job(
-    source: &str,
-    is_path: bool,
-    backend: &str,
-    limit: usize,
-    timeout: Option<f64>,
-    families: Option<&str>,
-    encoding: Option<&str>,
-    threads: Option<usize>,
-) -> PyResult<Job> {
-    let options = BackendOptions {
-        encoding: parse_option::<Encoding>(encoding)?.unwrap_or(Encoding::Totalizer),
-        threads: threads.unwrap_or_else(backend::available_threads),
-    };
-    Ok(Job {
-        backend: backend::registry::lookup(backend, &options).map_err(fail)?,
-        instances: boards(source, is_path)?,
-        request: Request {
-            limit,
-            timeout: seconds(timeout)?,
-            families: parse_option::<Families>(families)?,
-        },
-    })
-}
+impl Ask {
+    fn new(
+        backend: &str,
+        limit: usize,
+        timeout: Option<f64>,
+        families: Option<&str>,
+        encoding: Option<&str>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Ask> {
+        let threads = threads
+            .map(|t| whole("threads", t, 1, 256).map(|t| t as usize))
+            .transpose()?;
+        Ok(Ask {
+            choice: Choice {
+                name: backend.to_string(),
+                encoding: encoding.map(str::to_string),
+                threads,
+            },
+            request: Request {
+                limit,
+                timeout: seconds(timeout)?,
+                families: parse_option::<Families>(families)?,
+            },
+        })
+    }
 
-impl Job {
-    /// `answer` for each board in turn, off the GIL and stoppable by Ctrl-C; the first
-    /// board that fails ends the call with its error.
-    fn each_board(
+    /// `answer` for every board given, stoppable by Ctrl-C; the first board that fails
+    /// raises its error.
+    fn each<R: Serialize + Send>(
         &self,
         py: Python<'_>,
-        answer: impl Fn(&Instance, &dyn backend::Backend, &Request) -> Result<String, BackendError>
-        + Sync,
-    ) -> PyResult<Vec<String>> {
-        interruptible(py, || {
-            self.instances
+        source: &Bound<'_, PyAny>,
+        answer: impl Fn(&Instance, &dyn Backend, &Request) -> Result<R, BackendError> + Send + Sync,
+    ) -> PyResult<Py<PyAny>> {
+        let backend = backends::cached(&self.choice)?;
+        let Given {
+            items: instances,
+            several,
+            ..
+        } = input::instances(source)?;
+        let answered = call::stoppable(py, largest(&instances), || {
+            instances
                 .iter()
-                .map(|instance| {
-                    answer(instance, self.backend.as_ref(), &self.request)
-                        .map_err(|e| (instance, e))
-                })
-                .collect::<Result<Vec<String>, _>>()
-        })?
-        .map_err(|(instance, e)| board_error(instance, e))
+                .map(|i| answer(i, backend.as_ref(), &self.request).map_err(|e| (i, e)))
+                .collect::<Result<Vec<R>, _>>()
+        })?;
+        let answers = match answered {
+            Ok(answers) => answers,
+            Err((_, BackendError::Interrupted)) => {
+                return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(()));
+            }
+            Err((instance, error)) => return Err(fail(board_error(instance, &error))),
+        };
+        let answers = (answers.iter())
+            .map(|a| to_python(py, a))
+            .collect::<PyResult<Vec<_>>>()?;
+        one_or_list(py, answers, several)
+    }
+
+    /// `answer` for every item of `items` on `threads` threads; a board that fails gives
+    /// a `DominofitError` in its place.
+    fn many<R: Serialize + Send>(
+        &self,
+        py: Python<'_>,
+        items: &Bound<'_, PyAny>,
+        threads: &Bound<'_, PyAny>,
+        answer: impl Fn(&Instance, &dyn Backend, &Request) -> Result<R, BackendError> + Sync,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let threads = whole("threads", threads, 1, 256)? as usize;
+        // Refused before any board is read, as a single call refuses it.
+        backends::cached(&self.choice)?;
+        let settled = batch::run(
+            py,
+            items,
+            threads,
+            batch::Work {
+                read: &mut |item, index| stream::board_of_batch(item, index),
+                state: &|| self.choice.build().map_err(|e| e.to_string()),
+                run: &|backend: &mut Box<dyn Backend>, instance: Instance| {
+                    answer(&instance, backend.as_ref(), &self.request)
+                        .map_err(|e| board_error(&instance, &e))
+                },
+                answer: &mut |py, r| to_python(py, &r),
+            },
+        )?;
+        Ok(batch::to_python(py, settled))
     }
 }
 
-/// A board's failure as the CLI's error line says it.
-fn board_error(instance: &Instance, error: BackendError) -> PyErr {
-    match error {
-        BackendError::Interrupted => pyo3::exceptions::PyKeyboardInterrupt::new_err(()),
-        other => fail(format!("instance `{}`: {other}", instance.name)),
-    }
-}
-
-/// One `solve --format json` line per board.
+/// The `solve --format json` answer for each board.
 #[pyfunction]
-#[pyo3(signature = (source, is_path, backend, limit, timeout, families, encoding, threads))]
+#[pyo3(signature = (source, backend, limit, timeout, families, encoding, threads))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
-    source: &str,
-    is_path: bool,
+    source: &Bound<'_, PyAny>,
     backend: &str,
-    limit: usize,
+    limit: &Bound<'_, PyAny>,
     timeout: Option<f64>,
     families: Option<&str>,
     encoding: Option<&str>,
-    threads: Option<usize>,
-) -> PyResult<Vec<String>> {
-    let job = job(
-        source, is_path, backend, limit, timeout, families, encoding, threads,
-    )?;
-    job.each_board(py, |instance, backend, request| {
-        driver::run(instance, backend, request)
-            .map(|report| serde_json::to_string(&report).expect("reports serialize"))
-    })
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let limit = whole("limit", limit, 0, u64::MAX)? as usize;
+    let ask = Ask::new(backend, limit, timeout, families, encoding, threads)?;
+    ask.each(py, source, driver::run)
 }
 
-/// One `count --format json` line per board.
+/// The `count --format json` answer for each board.
 #[pyfunction]
-#[pyo3(signature = (source, is_path, backend, timeout, families, encoding, threads))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (source, backend, timeout, families, encoding, threads))]
 fn count(
     py: Python<'_>,
-    source: &str,
-    is_path: bool,
+    source: &Bound<'_, PyAny>,
     backend: &str,
     timeout: Option<f64>,
     families: Option<&str>,
     encoding: Option<&str>,
-    threads: Option<usize>,
-) -> PyResult<Vec<String>> {
-    let job = job(
-        source, is_path, backend, 0, timeout, families, encoding, threads,
-    )?;
-    job.each_board(py, |instance, backend, request| {
-        driver::count(instance, backend, request)
-            .map(|report| serde_json::to_string(&report).expect("reports serialize"))
-    })
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let ask = Ask::new(backend, 0, timeout, families, encoding, threads)?;
+    ask.each(py, source, driver::count)
 }
 
-/// Per board pair: its name, and the first rule the tiling breaks (`None`: valid).
+/// `solve` for every board of an iterable, on `threads` threads, in input order.
+#[pyfunction]
+#[pyo3(signature = (items, backend, limit, timeout, families, encoding, threads))]
+#[allow(clippy::too_many_arguments)]
+fn solve_many(
+    py: Python<'_>,
+    items: &Bound<'_, PyAny>,
+    backend: &str,
+    limit: &Bound<'_, PyAny>,
+    timeout: Option<f64>,
+    families: Option<&str>,
+    encoding: Option<&str>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let limit = whole("limit", limit, 0, u64::MAX)? as usize;
+    let ask = Ask::new(backend, limit, timeout, families, encoding, None)?;
+    ask.many(py, items, threads, driver::run)
+}
+
+/// `count` for every board of an iterable, on `threads` threads, in input order.
+#[pyfunction]
+#[pyo3(signature = (items, backend, timeout, families, encoding, threads))]
+fn count_many(
+    py: Python<'_>,
+    items: &Bound<'_, PyAny>,
+    backend: &str,
+    timeout: Option<f64>,
+    families: Option<&str>,
+    encoding: Option<&str>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let ask = Ask::new(backend, 0, timeout, families, encoding, None)?;
+    ask.many(py, items, threads, driver::count)
+}
+
+/// What `verify` says of one tiling.
+#[derive(Serialize)]
+struct Verdict<'a> {
+    name: &'a str,
+    valid: bool,
+    violation: Option<String>,
+}
+
+fn verdict<'a>(instance: &'a Instance, tiling: &Solution) -> Verdict<'a> {
+    let violation = verify(instance, tiling).err().map(|v| v.to_string());
+    Verdict {
+        name: &instance.name,
+        valid: violation.is_none(),
+        violation,
+    }
+}
+
+/// Per board and tiling, paired in order: `{"name", "valid", "violation"}`.
 #[pyfunction]
 fn verify_tilings(
-    instance: &str,
-    instance_is_path: bool,
-    solution: &str,
-    solution_is_path: bool,
-) -> PyResult<Vec<(String, Option<String>)>> {
-    let instances = boards(instance, instance_is_path)?;
-    let solutions = tilings(solution, solution_is_path)?;
-    if instances.len() != solutions.len() {
-        let label = |text: &str, is_path: bool, given: &str| {
-            if is_path {
-                text.to_string()
-            } else {
-                given.to_string()
-            }
-        };
+    py: Python<'_>,
+    instance: &Bound<'_, PyAny>,
+    solution: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    let instances = input::instances(instance)?;
+    let tilings = input::solutions(solution)?;
+    if instances.items.len() != tilings.items.len() {
         return Err(fail(format!(
             "{} holds {} instances but {} holds {} solutions; they are paired one to one",
-            label(instance, instance_is_path, "<instance>"),
-            instances.len(),
-            label(solution, solution_is_path, "<solution>"),
-            solutions.len()
+            instances.label,
+            instances.items.len(),
+            tilings.label,
+            tilings.items.len()
         )));
     }
-    Ok(instances
-        .iter()
-        .zip(&solutions)
-        .map(|(i, s)| (i.name.clone(), verify(i, s).err().map(|v| v.to_string())))
-        .collect())
+    let verdicts = (instances.items.iter().zip(&tilings.items))
+        .map(|(i, s)| to_python(py, &verdict(i, s)))
+        .collect::<PyResult<Vec<_>>>()?;
+    one_or_list(py, verdicts, instances.several)
+}
+
+/// `verify` for every pair of two iterables, on `threads` threads, in input order.
+#[pyfunction]
+fn verify_many(
+    py: Python<'_>,
+    instances: &Bound<'_, PyAny>,
+    solutions: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let threads = whole("threads", threads, 1, 256)? as usize;
+    let pairs = stream::Pairs::new(instances, solutions)?;
+    let pairs = Bound::new(py, pairs)?;
+    let settled = batch::run(
+        py,
+        pairs.as_any(),
+        threads,
+        batch::Work {
+            read: &mut |item, index| stream::pair_of_batch(item, index),
+            state: &|| Ok(()),
+            run: &|_: &mut (), (instance, tiling): (Instance, Solution)| {
+                let Verdict {
+                    valid, violation, ..
+                } = verdict(&instance, &tiling);
+                Ok((instance.name, valid, violation))
+            },
+            answer: &mut |py, (name, valid, violation)| {
+                let dict = PyDict::new(py);
+                dict.set_item("name", name)?;
+                dict.set_item("valid", valid)?;
+                dict.set_item("violation", violation)?;
+                Ok(dict.into_any().unbind())
+            },
+        },
+    )?;
+    Ok(batch::to_python(py, settled))
 }
 
 /// The emitted form of every board, one after another, as `emit` writes it.
 #[pyfunction]
-#[pyo3(signature = (source, is_path, to, encoding, families))]
+#[pyo3(signature = (source, to, encoding, families))]
 fn emit(
     py: Python<'_>,
-    source: &str,
-    is_path: bool,
+    source: &Bound<'_, PyAny>,
     to: &str,
     encoding: Option<&str>,
     families: Option<&str>,
 ) -> PyResult<String> {
-    let instances = boards(source, is_path)?;
     let defaults = EmitOptions::default();
     let options = EmitOptions {
         to: to.parse().map_err(fail)?,
         encoding: parse_option::<Encoding>(encoding)?.unwrap_or(defaults.encoding),
         families: parse_option::<Families>(families)?.unwrap_or(defaults.families),
     };
+    let instances = input::instances(source)?.items;
     let stop = dominofit::interrupt::stopped_here;
-    let written = interruptible(py, || -> Result<Vec<u8>, EmitError> {
+    let written = call::stoppable(py, largest(&instances), || -> Result<Vec<u8>, EmitError> {
         let mut out = Vec::new();
         for instance in &instances {
             action::emit(instance, &options, &mut out, &stop)?;
@@ -289,75 +358,22 @@ fn emit(
     String::from_utf8(written).map_err(fail)
 }
 
-/// `generate`: one instance JSON line per board.
-#[pyfunction]
-#[pyo3(signature = (rows, cols, count, seed, kind, timeout, pool, node_cap))]
-#[allow(clippy::too_many_arguments)]
-fn generate(
-    py: Python<'_>,
-    rows: usize,
-    cols: usize,
-    count: u64,
-    seed: u64,
-    kind: &str,
-    timeout: f64,
-    pool: u32,
-    node_cap: u64,
-) -> PyResult<Vec<String>> {
-    let request = GenerateRequest {
-        rows,
-        cols,
-        count,
-        seed,
-        kind: kind.parse::<BoardKind>().map_err(fail)?,
-        design: DesignOptions {
-            timeout: seconds(Some(timeout))?.unwrap_or_default(),
-            pool,
-            node_cap,
-            ..DesignOptions::default()
-        },
-    }
-    .checked()
-    .map_err(fail)?;
-    interruptible(py, || {
-        request
-            .boards()
-            .map(|made| made.map(|made| made.instance.to_json()))
-            .collect::<Result<Vec<String>, _>>()
-    })?
-    .map_err(fail)
-}
-
-/// Whether `source` (a path, or JSON text) holds a workload rather than one document,
-/// as the command line decides it: `.jsonl`/`.ndjson` paths, and text that is not one
-/// JSON value.
-#[pyfunction]
-fn is_workload(source: &str, is_path: bool) -> bool {
-    if is_path {
-        dominofit::puzzle::parse::is_workload(source, "")
-    } else {
-        dominofit::puzzle::parse::is_workload("-", source)
-    }
-}
-
 /// A board, and a tiling over it, drawn as `show` draws it: text, or an SVG picture.
 #[pyfunction]
-#[pyo3(signature = (source, is_path, solution, solution_is_path, svg))]
+#[pyo3(signature = (source, solution, svg))]
 fn show(
-    source: &str,
-    is_path: bool,
-    solution: Option<&str>,
-    solution_is_path: bool,
+    source: &Bound<'_, PyAny>,
+    solution: Option<&Bound<'_, PyAny>>,
     svg: bool,
 ) -> PyResult<String> {
-    let instances = boards(source, is_path)?;
+    let instances = input::instances(source)?.items;
     let [instance] = <[Instance; 1]>::try_from(instances)
         .map_err(|many| fail(format!("{} boards given; show draws one", many.len())))?;
     let tiling = match solution {
         None => None,
-        Some(text) => {
-            let solutions = tilings(text, solution_is_path)?;
-            let [tiling] = <[Solution; 1]>::try_from(solutions)
+        Some(given) => {
+            let tilings = input::solutions(given)?.items;
+            let [tiling] = <[Solution; 1]>::try_from(tilings)
                 .map_err(|many| fail(format!("{} solutions given; show draws one", many.len())))?;
             if let Err(violation) = verify(&instance, &tiling) {
                 return Err(fail(format!(
@@ -373,6 +389,64 @@ fn show(
     } else {
         dominofit::puzzle::draw::draw(&instance, tiling.as_ref())
     })
+}
+
+/// Seconds per call of the same work done by a Rust caller in this process, the backend
+/// made once: the baseline the benchmark measures the Python calls against, side by
+/// side. `solve`, `count` and `verify` start from the board already read and end with
+/// the answer's Rust value; `solve-json` reads the board from JSON text and writes the
+/// answer as JSON text.
+#[pyfunction]
+#[pyo3(signature = (action, source, backend, limit, calls))]
+fn rust_seconds_per_call(
+    py: Python<'_>,
+    action: &str,
+    source: &Bound<'_, PyAny>,
+    backend: &str,
+    limit: usize,
+    calls: u32,
+) -> PyResult<f64> {
+    let [instance] = <[Instance; 1]>::try_from(input::instances(source)?.items)
+        .map_err(|_| fail("one board, please"))?;
+    let backend: Arc<dyn Backend> = backends::cached(&Choice {
+        name: backend.to_string(),
+        encoding: None,
+        threads: None,
+    })?;
+    let request = Request {
+        limit,
+        timeout: None,
+        families: None,
+    };
+    let tiling = driver::run(&instance, backend.as_ref(), &request)
+        .map_err(|e| fail(board_error(&instance, &e)))?
+        .solutions
+        .into_iter()
+        .next();
+    let action = action.to_string();
+    let text = instance.to_json();
+    Ok(py.detach(move || {
+        let start = Instant::now();
+        for _ in 0..calls {
+            let ok = match (action.as_str(), &tiling) {
+                ("solve", _) => driver::run(&instance, backend.as_ref(), &request).is_ok(),
+                // From JSON text to JSON text, as a Rust program reading and writing
+                // boards as files does.
+                ("solve-json", _) => {
+                    dominofit::puzzle::parse::parse_given_instances(&text, "<instance>", "instance")
+                        .ok()
+                        .and_then(|boards| driver::run(&boards[0], backend.as_ref(), &request).ok())
+                        .and_then(|report| serde_json::to_string(&report).ok())
+                        .is_some()
+                }
+                ("count", _) => driver::count(&instance, backend.as_ref(), &request).is_ok(),
+                ("verify", Some(tiling)) => verdict(&instance, tiling).valid,
+                _ => false,
+            };
+            std::hint::black_box(ok);
+        }
+        start.elapsed().as_secs_f64() / f64::from(calls.max(1))
+    }))
 }
 
 /// The dominofit version the module was built from.
@@ -426,12 +500,16 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DominofitError", m.py().get_type::<DominofitError>())?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(count_many, m)?)?;
     m.add_function(wrap_pyfunction!(verify_tilings, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_many, m)?)?;
     m.add_function(wrap_pyfunction!(emit, m)?)?;
-    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::generate, m)?)?;
+    m.add_class::<stream::Boards>()?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
+    m.add_function(wrap_pyfunction!(rust_seconds_per_call, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
-    m.add_function(wrap_pyfunction!(is_workload, m)?)?;
     m.add("DEFAULT_SEED", dominofit::action::generate::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(register_worker, m)?)?;
     m.add_function(wrap_pyfunction!(worker, m)?)?;

@@ -153,7 +153,7 @@ def test_emit_with_an_encoding():
 
 @pytest.mark.parametrize("kind,flag", [("planted", None), ("open", "--open"), ("unique", "--unique")])
 def test_generate_makes_the_cli_boards(kind, flag):
-    mine = dominofit.generate(6, 7, count=3, seed=5, kind=kind)
+    mine = list(dominofit.generate(6, 7, count=3, seed=5, kind=kind))
     args = ["generate", "--rows", 6, "--cols", 7, "--count", 3, "--seed", 5]
     if flag:
         args.append(flag)

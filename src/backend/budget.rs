@@ -56,9 +56,9 @@ impl Beside {
         self.taken.load(Ordering::SeqCst)
     }
 
-    /// Waits until the slot is free (or the user interrupts).
+    /// Waits until the slot is free (or the user interrupts, or the host stops the call).
     pub fn wait_until_free(&self) {
-        while self.busy() && !crate::interrupt::requested() {
+        while self.busy() && !crate::interrupt::stopped_here() {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
@@ -98,6 +98,7 @@ impl Budget<'_> {
 
     /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
     pub fn expired(&self) -> bool {
+        crate::interrupt::poll_host();
         self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 

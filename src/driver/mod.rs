@@ -210,6 +210,9 @@ pub fn run(
         }
         compiled = general(instance, backend, request)?;
     }
+    if crate::interrupt::call_stopped() {
+        return Err(BackendError::Interrupted);
+    }
     let (mut outcome, reason) = concluded(
         &compiled,
         outcome,

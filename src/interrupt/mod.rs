@@ -24,6 +24,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+mod call;
+
+pub use call::{call_stop, call_stopped, poll_host, stopped_here, with_call_stop, with_host_poll};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 
@@ -59,39 +62,6 @@ fn live() -> MutexGuard<'static, Live> {
 /// Whether the user asked to stop (Ctrl-C, SIGTERM).
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
-}
-
-thread_local! {
-    /// The stop flag of the call running on this thread, for a host that stops one call
-    /// rather than the process (the Python package: Ctrl-C stops the call it
-    /// interrupts, and calls in other threads go on).
-    static CALL_STOP: std::cell::RefCell<Option<std::sync::Arc<AtomicBool>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `call` with `flag` as this thread's call stop flag: budgets made on this thread
-/// meanwhile ([`crate::backend::Budget::with_timeout`]) stop when it is raised.
-pub fn with_call_stop<T>(flag: std::sync::Arc<AtomicBool>, call: impl FnOnce() -> T) -> T {
-    let previous = CALL_STOP.with(|slot| slot.replace(Some(flag)));
-    let out = call();
-    CALL_STOP.with(|slot| *slot.borrow_mut() = previous);
-    out
-}
-
-/// The stop flag of the call running on this thread, if its host gave one.
-pub fn call_stop() -> Option<std::sync::Arc<AtomicBool>> {
-    CALL_STOP.with(|slot| slot.borrow().clone())
-}
-
-/// Whether the work on this thread should stop: an interrupt of the process, or its
-/// call's stop flag.
-pub fn stopped_here() -> bool {
-    requested()
-        || CALL_STOP.with(|slot| {
-            slot.borrow()
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-        })
 }
 
 /// Records an interrupt and kills every running external program, so that whatever waits
@@ -304,33 +274,26 @@ fn kill_marked(mark: &str) {
 /// Every process (readable to us) whose environment holds the variable `entry`
 /// (`NAME=value`) exactly, from `/proc`.
 fn processes_with(entry: &str) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
     let me = std::process::id() as i32;
-    let mut out = Vec::new();
-    for proc_entry in entries.flatten() {
-        let Some(pid) = proc_entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        if pid == me {
-            continue;
-        }
-        let Ok(environ) = std::fs::read(proc_entry.path().join("environ")) else {
-            continue;
-        };
-        if environ
-            .split(|&b| b == 0)
-            .any(|var| var == entry.as_bytes())
-        {
-            out.push(pid);
-        }
-    }
-    out
+    processes()
+        .filter(|&(pid, _)| pid != me)
+        .filter_map(|(pid, dir)| {
+            let environ = std::fs::read(dir.join("environ")).ok()?;
+            let holds = environ
+                .split(|&b| b == 0)
+                .any(|var| var == entry.as_bytes());
+            holds.then_some(pid)
+        })
+        .collect()
+}
+
+/// `(pid, its folder)` of every process listed in `/proc`; none where it cannot be read.
+fn processes() -> impl Iterator<Item = (i32, std::path::PathBuf)> {
+    let entries = std::fs::read_dir("/proc").into_iter().flatten().flatten();
+    entries.filter_map(|entry| {
+        let pid = entry.file_name().to_str()?.parse::<i32>().ok()?;
+        Some((pid, entry.path()))
+    })
 }
 
 /// Starts `command` in a process group of its own, with SIGKILL as its parent-death
@@ -428,32 +391,18 @@ fn reap_strays_locked(registered: &[i32], inherited: &[i32]) {
 
 /// `(pid, process group)` of every process whose parent is `parent`, from `/proc`.
 fn children_of(parent: i32) -> Vec<(i32, i32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses.
-        let Some(rest) = stat.rfind(')').map(|k| &stat[k + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if let [_state, ppid, pgrp, ..] = fields.as_slice()
-            && ppid.parse() == Ok(parent)
-            && let Ok(group) = pgrp.parse()
-        {
-            out.push((pid, group));
-        }
-    }
-    out
+    processes()
+        .filter_map(|(pid, dir)| {
+            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            // `pid (comm) state ppid pgrp …`; comm may hold spaces and parentheses.
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            match fields.as_slice() {
+                [_state, ppid, pgrp, ..] if ppid.parse() == Ok(parent) => {
+                    Some((pid, pgrp.parse().ok()?))
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }

@@ -172,15 +172,20 @@ impl Instance {
 
     /// The instance in the FORMAT.md JSON shape, on one line (for workloads).
     pub fn to_json(&self) -> String {
-        let out = InstanceJson {
+        serde_json::to_string(&self.json()).expect("plain data always serializes")
+    }
+
+    /// The board in the shape of the instance format, for any serde serializer (the
+    /// Python package makes dicts of it directly).
+    pub fn json(&self) -> InstanceJson<'_> {
+        InstanceJson {
             name: &self.name,
             rows: self.rows,
             cols: self.cols,
-            blocked: self.blocked_cells().map(|(r, c)| [r + 1, c + 1]).collect(),
+            blocked: self.blocked_cells().map(CellJson::one_based).collect(),
             row_clues: &self.row_clues,
             col_clues: &self.col_clues,
-        };
-        serde_json::to_string(&out).expect("plain data always serializes")
+        }
     }
 }
 
@@ -199,11 +204,30 @@ pub struct InstanceJson<'a> {
     pub cols: usize,
     /// Blocked cells as one-based `[row, col]` pairs, row-major.
     #[schemars(schema_with = "one_based_cells")]
-    pub blocked: Vec<[usize; 2]>,
+    pub blocked: Vec<CellJson>,
     /// The dots each row must carry, top to bottom.
     pub row_clues: &'a [u64],
     /// The dots each column must carry, left to right.
     pub col_clues: &'a [u64],
+}
+
+/// A one-based `[row, col]` cell as the formats write it. Serialized as a sequence, not
+/// a tuple: the same JSON array, and a list (not a tuple) where serde makes Python
+/// values, as JSON loads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellJson(pub [usize; 2]);
+
+impl CellJson {
+    /// The zero-based cell `(row, col)`, written one-based.
+    pub fn one_based((row, col): (usize, usize)) -> CellJson {
+        CellJson([row + 1, col + 1])
+    }
+}
+
+impl Serialize for CellJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0)
+    }
 }
 
 /// The schema of a list of one-based `[row, col]` cells.
@@ -225,10 +249,10 @@ fn one_based_cells(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 pub struct SolutionJson {
     /// Top cells of vertical pieces (one dot on top, blank below).
     #[schemars(schema_with = "one_based_cells")]
-    pub vertical: Vec<[usize; 2]>,
+    pub vertical: Vec<CellJson>,
     /// Left cells of horizontal pieces (blank on the left, two dots on the right).
     #[schemars(schema_with = "one_based_cells")]
-    pub horizontal: Vec<[usize; 2]>,
+    pub horizontal: Vec<CellJson>,
 }
 
 /// A set of placed pieces, kept sorted row-major so equal tilings compare equal.
@@ -283,7 +307,7 @@ impl Solution {
 /// Serializes as the FORMAT.md solution object, with one-based coordinates.
 impl Serialize for Solution {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let one_based = |v: &[(usize, usize)]| v.iter().map(|&(r, c)| [r + 1, c + 1]).collect();
+        let one_based = |v: &[(usize, usize)]| v.iter().copied().map(CellJson::one_based).collect();
         SolutionJson {
             vertical: one_based(&self.vertical),
             horizontal: one_based(&self.horizontal),

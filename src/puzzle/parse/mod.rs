@@ -73,21 +73,48 @@ pub fn parse_instances(
     text: &str,
     file: &str,
     stem: &str,
-    workload: bool,
+    workload_lines: bool,
 ) -> Result<Vec<Instance>, InputError> {
-    let mut instances = Vec::new();
-    let mut cells = 0usize;
-    // Names key the rows of runs.csv and the files of `emit -o DIR`: one workload may
-    // not use a name twice.
-    let mut lines_by_name: std::collections::HashMap<String, Option<usize>> =
-        std::collections::HashMap::new();
-    each_document(text, file, workload, &mut |origin, value| {
+    let mut workload = Workload::default();
+    each_document(text, file, workload_lines, &mut |origin, value| {
+        workload.push(&value, origin, stem)
+    })?;
+    Ok(workload.instances)
+}
+
+/// Boards read one by one that obey a workload's rules together: each board valid, no
+/// name used twice (names key the rows of runs.csv and the files of `emit -o DIR`), and
+/// at most [`MAX_WORKLOAD_CELLS`] cells in all. Files are read into one; the Python
+/// package reads its lists of dicts into one.
+#[derive(Debug, Default)]
+pub struct Workload {
+    /// The boards so far, in order.
+    pub instances: Vec<Instance>,
+    cells: usize,
+    lines_by_name: std::collections::HashMap<String, Option<usize>>,
+}
+
+impl Workload {
+    /// Adds the board `value`, found at `origin`. A board with no name is named after its
+    /// line in a workload (`line-N`), else `stem`.
+    ///
+    /// # Errors
+    /// The board is invalid, its name is taken, or the boards get too large together.
+    pub fn push(
+        &mut self,
+        value: &serde_json::Value,
+        origin: Origin,
+        stem: &str,
+    ) -> Result<(), InputError> {
         let default_name = match origin.line {
             Some(line) => format!("line-{line}"),
             None => stem.to_string(),
         };
-        let instance = instance_from_value(&value, &origin, &default_name)?;
-        if let Some(first) = lines_by_name.insert(instance.name.clone(), origin.line) {
+        let instance = instance_from_value(value, &origin, &default_name)?;
+        if let Some(first) = self
+            .lines_by_name
+            .insert(instance.name.clone(), origin.line)
+        {
             return Err(InputError::Board {
                 message: format!(
                     "the name `{}` is already used by the board on line {}; names in a \
@@ -98,8 +125,8 @@ pub fn parse_instances(
                 origin,
             });
         }
-        cells += instance.rows * instance.cols;
-        if cells > MAX_WORKLOAD_CELLS {
+        self.cells += instance.rows * instance.cols;
+        if self.cells > MAX_WORKLOAD_CELLS {
             return Err(InputError::Board {
                 origin,
                 message: format!(
@@ -108,12 +135,35 @@ pub fn parse_instances(
                 ),
             });
         }
-        instances.push(instance);
+        self.instances.push(instance);
         Ok(())
-    })?;
-    Ok(instances)
+    }
 }
 
+/// One board from a JSON value that came from no file (the Python package's dicts):
+/// validated as a board of a file is, and said to come from `origin`; named `name`
+/// unless it names itself.
+///
+/// # Errors
+/// What is wrong with the board.
+pub fn instance_from_json(
+    value: &serde_json::Value,
+    origin: &Origin,
+    name: &str,
+) -> Result<Instance, InputError> {
+    instance_from_value(value, origin, name)
+}
+
+/// One tiling from a JSON value that came from no file, as [`instance_from_json`].
+///
+/// # Errors
+/// What is wrong with the tiling.
+pub fn solution_from_json(
+    value: &serde_json::Value,
+    origin: &Origin,
+) -> Result<Solution, InputError> {
+    solution_from_value(value, origin)
+}
 /// Instances from text that came from no file (the Python package's strings): one
 /// document when the whole text is one JSON value, a workload otherwise, as standard
 /// input is read. `file` names the text in messages; unnamed boards are named `stem`.
