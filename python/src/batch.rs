@@ -125,7 +125,8 @@ pub fn run<J: Send, S, R: Send>(
                     });
                     // A large answer takes a while to turn into dicts: look for Ctrl-C
                     // between answers, not only between waits.
-                    py.check_signals().inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
+                    py.check_signals()
+                        .inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
                 }
             }
         })();

@@ -55,30 +55,19 @@ fn json_of(value: &Bound<'_, PyAny>, depth: u32) -> Result<Value, String> {
         return Err(format!("nested more than {MAX_DEPTH} deep"));
     }
     let text = |e: PyErr| e.to_string();
-    if value.is_none() {
-        return Ok(Value::Null);
+    // The types of a board first, most frequent first: this walk is most of a small
+    // call's cost. A bool is an int to Python, so exact types are asked for.
+    if value.is_exact_instance_of::<PyInt>() {
+        return int_of(value);
     }
-    if let Ok(b) = value.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if value.is_instance_of::<PyInt>() {
-        if let Ok(v) = value.extract::<i64>() {
-            return Ok(Value::from(v));
+    if let Ok(list) = value.cast_exact::<PyList>() {
+        let mut items = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            items.push(json_of(&item, depth + 1)?);
         }
-        if let Ok(v) = value.extract::<u64>() {
-            return Ok(Value::from(v));
-        }
-        // Beyond 64 bits JSON text is read as a float; so is this.
-        let v: f64 = value.extract().map_err(text)?;
-        return Ok(Number::from_f64(v).map_or(Value::Null, Value::Number));
+        return Ok(Value::Array(items));
     }
-    if let Ok(f) = value.cast::<PyFloat>() {
-        let v = f.value();
-        return Number::from_f64(v)
-            .map(Value::Number)
-            .ok_or_else(|| format!("{v} is not a JSON number"));
-    }
-    if let Ok(s) = value.cast::<PyString>() {
+    if let Ok(s) = value.cast_exact::<PyString>() {
         return Ok(Value::String(s.to_cow().map_err(text)?.into_owned()));
     }
     if let Ok(dict) = value.cast::<PyDict>() {
@@ -92,6 +81,24 @@ fn json_of(value: &Bound<'_, PyAny>, depth: u32) -> Result<Value, String> {
         }
         return Ok(Value::Object(object));
     }
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return int_of(value);
+    }
+    if let Ok(f) = value.cast::<PyFloat>() {
+        let v = f.value();
+        return Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| format!("{v} is not a JSON number"));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(Value::String(s.to_cow().map_err(text)?.into_owned()));
+    }
     let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = value.cast::<PyList>() {
         list.iter().collect()
     } else if let Ok(tuple) = value.cast::<PyTuple>() {
@@ -103,6 +110,18 @@ fn json_of(value: &Bound<'_, PyAny>, depth: u32) -> Result<Value, String> {
         .map(|item| json_of(item, depth + 1))
         .collect::<Result<Vec<Value>, String>>()?;
     Ok(Value::Array(items))
+}
+
+/// An int as JSON text would hold it: exact to 64 bits, a float beyond.
+fn int_of(value: &Bound<'_, PyAny>) -> Result<Value, String> {
+    if let Ok(v) = value.extract::<i64>() {
+        return Ok(Value::from(v));
+    }
+    if let Ok(v) = value.extract::<u64>() {
+        return Ok(Value::from(v));
+    }
+    let v: f64 = value.extract().map_err(|e: PyErr| e.to_string())?;
+    Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
 }
 
 /// The name of a value's type, for messages.
@@ -149,12 +168,17 @@ fn dicts<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<Vec<Boun
 /// The boards of `value`: a dict, JSON text (one board, or JSON Lines), a list of dicts
 /// (read as a workload: names differ), or a path.
 pub fn instances(value: &Bound<'_, PyAny>) -> PyResult<Given<Instance>> {
-    if value.is_instance_of::<PyDict>() {
-        let origin = Origin {
-            file: GIVEN_INSTANCE.to_string(),
-            line: None,
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let board = match crate::fast::instance(dict, "instance") {
+            Some(board) => board,
+            None => {
+                let origin = Origin {
+                    file: GIVEN_INSTANCE.to_string(),
+                    line: None,
+                };
+                instance_from_json(&json_value(value)?, &origin, "instance").map_err(fail)?
+            }
         };
-        let board = instance_from_json(&json_value(value)?, &origin, "instance").map_err(fail)?;
         return Ok(Given {
             items: vec![board],
             label: GIVEN_INSTANCE.to_string(),
@@ -196,12 +220,17 @@ pub fn instances(value: &Bound<'_, PyAny>) -> PyResult<Given<Instance>> {
 
 /// The tilings of `value`, read as [`instances`] reads boards.
 pub fn solutions(value: &Bound<'_, PyAny>) -> PyResult<Given<Solution>> {
-    if value.is_instance_of::<PyDict>() {
-        let origin = Origin {
-            file: GIVEN_SOLUTION.to_string(),
-            line: None,
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let tiling = match crate::fast::solution(dict) {
+            Some(tiling) => tiling,
+            None => {
+                let origin = Origin {
+                    file: GIVEN_SOLUTION.to_string(),
+                    line: None,
+                };
+                solution_from_json(&json_value(value)?, &origin).map_err(fail)?
+            }
         };
-        let tiling = solution_from_json(&json_value(value)?, &origin).map_err(fail)?;
         return Ok(Given {
             items: vec![tiling],
             label: GIVEN_SOLUTION.to_string(),

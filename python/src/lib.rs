@@ -16,9 +16,16 @@
 //! end, even outside their process group, is killed by that mark: never the host's
 //! other children.
 
+/// Rust's allocations of a small call are a large share of its cost, as in the command
+/// line (src/main.rs), which uses the same allocator; Python's own objects are not
+/// affected.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod backends;
 mod batch;
 mod call;
+mod fast;
 mod input;
 mod output;
 mod stream;
@@ -169,9 +176,12 @@ impl Ask {
             items,
             threads,
             batch::Work {
-                read: &mut |item, index| stream::board_of_batch(item, index),
+                // Only what needs the GIL is done on the calling thread: the board is
+                // validated, as it is solved, on a worker.
+                read: &mut |item, index| Ok((index, stream::RawBoard::of(item, index)?)),
                 state: &|| self.choice.build().map_err(|e| e.to_string()),
-                run: &|backend: &mut Box<dyn Backend>, instance: Instance| {
+                run: &|backend: &mut Box<dyn Backend>, (index, raw): (usize, stream::RawBoard)| {
+                    let instance = raw.board(index)?;
                     answer(&instance, backend.as_ref(), &self.request)
                         .map_err(|e| board_error(&instance, &e))
                 },

@@ -75,27 +75,60 @@ pub fn generate(
     Ok(Boards { request, next: 0 })
 }
 
+/// Item `index` of a batch, taken from Python (with the GIL): a dict as its JSON
+/// value, or JSON text. It is read as a board on a worker ([`RawBoard::board`]).
+pub enum RawBoard {
+    /// Read already, by [`crate::fast::instance`].
+    Board(Instance),
+    Json(serde_json::Value),
+    Text(String),
+}
+
+impl RawBoard {
+    pub fn of(item: &Bound<'_, PyAny>, index: usize) -> Result<RawBoard, String> {
+        if let Ok(dict) = item.cast::<PyDict>() {
+            if let Some(board) = crate::fast::instance(dict, &format!("line-{}", index + 1)) {
+                return Ok(RawBoard::Board(board));
+            }
+            return json_value(item)
+                .map(RawBoard::Json)
+                .map_err(|e| e.to_string());
+        }
+        let Ok(text) = item.cast::<PyString>() else {
+            let place = item_origin(GIVEN_INSTANCE, index);
+            let kind = type_name(item);
+            return Err(format!(
+                "{place}: a board is a dict or JSON text, not {kind}"
+            ));
+        };
+        let text = text.to_cow().map_err(|e| e.to_string())?;
+        Ok(RawBoard::Text(text.into_owned()))
+    }
+
+    /// The board, validated as a file's board is; unnamed, it is named after its place.
+    pub fn board(&self, index: usize) -> Result<Instance, String> {
+        let default_name = format!("line-{}", index + 1);
+        let origin = item_origin(GIVEN_INSTANCE, index);
+        let text = match self {
+            RawBoard::Board(board) => return Ok(board.clone()),
+            RawBoard::Json(value) => {
+                return instance_from_json(value, &origin, &default_name)
+                    .map_err(|e| e.to_string());
+            }
+            RawBoard::Text(text) => text,
+        };
+        let place = origin.to_string();
+        let boards =
+            parse_given_instances(text, &place, &default_name).map_err(|e| e.to_string())?;
+        <[Instance; 1]>::try_from(boards)
+            .map(|[one]| one)
+            .map_err(|many| format!("{place}: holds {} boards; an item is one", many.len()))
+    }
+}
+
 /// Item `index` of a batch as one board: a dict, or JSON text of one board.
 pub fn board_of_batch(item: &Bound<'_, PyAny>, index: usize) -> Result<Instance, String> {
-    let default_name = format!("line-{}", index + 1);
-    if item.is_instance_of::<PyDict>() {
-        let value = json_value(item).map_err(|e| e.to_string())?;
-        let origin = item_origin(GIVEN_INSTANCE, index);
-        return instance_from_json(&value, &origin, &default_name).map_err(|e| e.to_string());
-    }
-    let place = item_origin(GIVEN_INSTANCE, index).to_string();
-    let Ok(text) = item.cast::<PyString>() else {
-        let kind = type_name(item);
-        return Err(format!(
-            "{place}: a board is a dict or JSON text, not {kind}"
-        ));
-    };
-    let text = text.to_cow().map_err(|e| e.to_string())?;
-    let text: &str = &text;
-    let boards = parse_given_instances(text, &place, &default_name).map_err(|e| e.to_string())?;
-    <[Instance; 1]>::try_from(boards)
-        .map(|[one]| one)
-        .map_err(|many| format!("{place}: holds {} boards; an item is one", many.len()))
+    RawBoard::of(item, index)?.board(index)
 }
 
 /// Item `index` of a batch of pairs: a board and a tiling (a dict, or JSON text).

@@ -489,3 +489,75 @@ print(interrupted)
         time.sleep(0.05)
     assert processes_naming(scratch) == []
     assert list(scratch.iterdir()) == []
+
+
+def _answer_or_message(call):
+    try:
+        return ("answer", without_time(call()))
+    except dominofit.DominofitError as error:
+        return ("error", str(error))
+
+
+def _variants(base, changes):
+    for change in changes:
+        board = json.loads(json.dumps(base))
+        change(board)
+        yield board
+
+
+def test_a_dict_and_its_json_text_give_the_same_answer_or_message():
+    """Dicts of the exact expected shape are read by a fast path and the rest by the
+    validating reader; both must agree with the JSON text of the same dict, valid or
+    not, on the answer or on the message."""
+    base = json.loads((MODELS / "observed" / "8x8.json").read_text())
+    changes = [
+        lambda b: None,
+        lambda b: b.pop("name"),
+        lambda b: b.update(rows=True),
+        lambda b: b.update(rows=8.0),
+        lambda b: b.update(rows=2**70),
+        lambda b: b.update(rows=-1),
+        lambda b: b.update(rows=0),
+        lambda b: b.update(cols=5000),
+        lambda b: b["row_clues"].__setitem__(0, False),
+        lambda b: b["row_clues"].__setitem__(0, 2**64),
+        lambda b: b["row_clues"].__setitem__(0, -3),
+        lambda b: b["col_clues"].pop(),
+        lambda b: b.update(blocked=[tuple(c) for c in b["blocked"]]),
+        lambda b: b.update(blocked=[[0, 1]]),
+        lambda b: b.update(blocked=[[9, 1]]),
+        lambda b: b.update(blocked=[[1, 1], [1, 1]]),
+        lambda b: b.update(blocked=[[1, 1, 1]]),
+        lambda b: b.update(blocked=[[1, True]]),
+        lambda b: b.update(colclues=[1]),
+        lambda b: b.pop("col_clues"),
+        lambda b: b.update(name=5),
+        lambda b: b.update(name="a\nb"),
+        lambda b: b.update(blocked=None),
+    ]
+    for board in _variants(base, changes):
+        text = json.dumps(board)
+        by_dict = _answer_or_message(lambda: dominofit.solve(board, limit=2))
+        by_text = _answer_or_message(lambda: dominofit.solve(text, limit=2))
+        assert by_dict == by_text, text
+
+
+def test_a_tiling_dict_and_its_json_text_verify_alike():
+    board = json.loads((MODELS / "observed" / "8x8.json").read_text())
+    tiling = json.loads((MODELS / "observed" / "8x8.solution.json").read_text())
+    changes = [
+        lambda t: None,
+        lambda t: t["vertical"].reverse(),
+        lambda t: t["vertical"].append(t["vertical"][0]),
+        lambda t: t.update(vertical=[tuple(c) for c in t["vertical"]]),
+        lambda t: t["horizontal"].__setitem__(0, [0, 1]),
+        lambda t: t["horizontal"].__setitem__(0, [5000, 1]),
+        lambda t: t["horizontal"].__setitem__(0, [1, True]),
+        lambda t: t.pop("horizontal"),
+        lambda t: t.update(diagonal=[]),
+    ]
+    for variant in _variants(tiling, changes):
+        text = json.dumps(variant)
+        by_dict = _answer_or_message(lambda: {"stats": {"time_ms": 0}, **dominofit.verify(board, variant)})
+        by_text = _answer_or_message(lambda: {"stats": {"time_ms": 0}, **dominofit.verify(board, text)})
+        assert by_dict == by_text, text

@@ -21,6 +21,7 @@ mod limits;
 mod mcc;
 mod observed;
 mod planted;
+mod quick_reader;
 mod race;
 mod sat_exhaustive;
 mod schemas;

@@ -8,6 +8,7 @@
 mod error;
 mod fields;
 mod limits;
+pub mod quick;
 mod text;
 
 use std::path::Path;
@@ -57,8 +58,12 @@ pub fn parse_solutions(
     workload: bool,
 ) -> Result<Vec<Solution>, InputError> {
     let mut solutions = Vec::new();
-    each_document(text, file, workload, &mut |origin, value| {
-        solutions.push(solution_from_value(&value, &origin)?);
+    each_document(text, file, workload, &mut |document| {
+        let tiling = match quick::tiling_from_text(document.text) {
+            Some(tiling) => tiling,
+            None => solution_from_value(&document.value()?, &document.origin)?,
+        };
+        solutions.push(tiling);
         Ok(())
     })?;
     Ok(solutions)
@@ -76,8 +81,12 @@ pub fn parse_instances(
     workload_lines: bool,
 ) -> Result<Vec<Instance>, InputError> {
     let mut workload = Workload::default();
-    each_document(text, file, workload_lines, &mut |origin, value| {
-        workload.push(&value, origin, stem)
+    each_document(text, file, workload_lines, &mut |document| {
+        let name = default_name(&document.origin, stem);
+        match quick::board_from_text(document.text, &name) {
+            Some(board) => workload.push_board(board, document.origin),
+            None => workload.push(&document.value()?, document.origin, stem),
+        }
     })?;
     Ok(workload.instances)
 }
@@ -106,11 +115,15 @@ impl Workload {
         origin: Origin,
         stem: &str,
     ) -> Result<(), InputError> {
-        let default_name = match origin.line {
-            Some(line) => format!("line-{line}"),
-            None => stem.to_string(),
-        };
-        let instance = instance_from_value(value, &origin, &default_name)?;
+        let instance = instance_from_value(value, &origin, &default_name(&origin, stem))?;
+        self.push_board(instance, origin)
+    }
+
+    /// Adds a board read already (by [`quick`]), checked against the others.
+    ///
+    /// # Errors
+    /// Its name is taken, or the boards get too large together.
+    pub fn push_board(&mut self, instance: Instance, origin: Origin) -> Result<(), InputError> {
         if let Some(first) = self
             .lines_by_name
             .insert(instance.name.clone(), origin.line)
@@ -137,6 +150,14 @@ impl Workload {
         }
         self.instances.push(instance);
         Ok(())
+    }
+}
+
+/// The name of an unnamed board: after its line in a workload (`line-N`), else `stem`.
+fn default_name(origin: &Origin, stem: &str) -> String {
+    match origin.line {
+        Some(line) => format!("line-{line}"),
+        None => stem.to_string(),
     }
 }
 
@@ -176,6 +197,9 @@ pub fn parse_given_instances(
     stem: &str,
 ) -> Result<Vec<Instance>, InputError> {
     let text = given_text(text, file)?;
+    if let Some(board) = quick::board_from_text(text, stem) {
+        return Ok(vec![board]);
+    }
     parse_instances(text, file, stem, is_workload("-", text))
 }
 
@@ -186,5 +210,8 @@ pub fn parse_given_instances(
 /// As [`parse_solutions`].
 pub fn parse_given_solutions(text: &str, file: &str) -> Result<Vec<Solution>, InputError> {
     let text = given_text(text, file)?;
+    if let Some(tiling) = quick::tiling_from_text(text) {
+        return Ok(vec![tiling]);
+    }
     parse_solutions(text, file, is_workload("-", text))
 }

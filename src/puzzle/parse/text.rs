@@ -138,21 +138,30 @@ pub fn is_workload(path: &str, text: &str) -> bool {
     path == "-" && serde_json::from_str::<serde::de::IgnoredAny>(text).is_err()
 }
 
-/// Hands each JSON document of `text` to `each` as it is parsed: one, or with
-/// `workload` one per non-blank line, so that only one document's tree is held at a
-/// time.
+/// One JSON document of a file: its text, parsed when asked.
+pub(super) struct Document<'t> {
+    pub text: &'t str,
+    pub origin: Origin,
+}
+
+impl Document<'_> {
+    /// The document's tree; a key named twice is refused.
+    pub fn value(&self) -> Result<Value, InputError> {
+        crate::puzzle::strict_json::from_str(self.text).map_err(|e| InputError::Json {
+            origin: self.origin.clone(),
+            message: format!("{e}"),
+        })
+    }
+}
+
+/// Hands each JSON document of `text` to `each`: one, or with `workload` one per
+/// non-blank line, so that only one document's tree is held at a time.
 pub(super) fn each_document(
     text: &str,
     file: &str,
     workload: bool,
-    each: &mut dyn FnMut(Origin, Value) -> Result<(), InputError>,
+    each: &mut dyn FnMut(Document<'_>) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
-    let parse = |text: &str, origin: &Origin| {
-        crate::puzzle::strict_json::from_str(text).map_err(|e| InputError::Json {
-            origin: origin.clone(),
-            message: format!("{e}"),
-        })
-    };
     let mut any = false;
     if workload {
         for (k, line) in text.lines().enumerate() {
@@ -163,18 +172,16 @@ pub(super) fn each_document(
                 file: file.to_string(),
                 line: Some(k + 1),
             };
-            let value = parse(line, &origin)?;
             any = true;
-            each(origin, value)?;
+            each(Document { text: line, origin })?;
         }
     } else if !text.trim().is_empty() {
         let origin = Origin {
             file: file.to_string(),
             line: None,
         };
-        let value = parse(text, &origin)?;
         any = true;
-        each(origin, value)?;
+        each(Document { text, origin })?;
     }
     if any {
         Ok(())

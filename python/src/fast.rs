@@ -1,0 +1,97 @@
+//! Boards and tilings read straight from dicts of the exact expected shape, without a
+//! JSON value in between: most of a small call's cost otherwise.
+//!
+//! Each reader accepts only what the validating reader (`dominofit::puzzle::parse`, on
+//! the dict's JSON value) accepts, and gives the same board: exact `dict`, `list`,
+//! `str` and `int` (a bool is not one), the known keys, and every value check the
+//! validating reader makes. Anything else, valid or not, gives `None`, and the caller
+//! reads the dict the validating way, which also words the error. The Python tests hold
+//! the two readers to the same answers and messages.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
+
+use dominofit::puzzle::parse::quick::{Parts, TilingParts};
+use dominofit::puzzle::{Instance, Solution};
+
+/// A whole number of exact type `int` that fits in 64 bits.
+fn whole(value: &Bound<'_, PyAny>) -> Option<u64> {
+    if !value.is_exact_instance_of::<PyInt>() {
+        return None;
+    }
+    value.extract::<u64>().ok()
+}
+
+/// A one-based `[row, col]` list of two whole numbers, both at least 1, zero-based.
+fn cell(value: &Bound<'_, PyAny>) -> Option<(u64, u64)> {
+    let pair = value.cast_exact::<PyList>().ok()?;
+    if pair.len() != 2 {
+        return None;
+    }
+    let row = whole(&pair.get_item(0).ok()?)?;
+    let col = whole(&pair.get_item(1).ok()?)?;
+    (row >= 1 && col >= 1).then(|| (row - 1, col - 1))
+}
+
+/// A list of whole numbers.
+fn numbers(value: &Bound<'_, PyAny>) -> Option<Vec<u64>> {
+    let list = value.cast_exact::<PyList>().ok()?;
+    list.iter().map(|v| whole(&v)).collect()
+}
+
+/// The board of `dict`, named `default_name` unless it names itself; `None` for
+/// anything the validating reader should look at. The value checks are the library's
+/// quick reader's ([`Parts::board`]).
+pub fn instance(dict: &Bound<'_, PyDict>, default_name: &str) -> Option<Instance> {
+    const KNOWN: [&str; 6] = ["name", "rows", "cols", "blocked", "row_clues", "col_clues"];
+    let mut name = None;
+    let mut fields: [Option<Bound<'_, PyAny>>; 5] = Default::default();
+    for (key, value) in dict.iter() {
+        let key = key.cast_exact::<PyString>().ok()?.to_cow().ok()?;
+        match KNOWN.iter().position(|k| *k == key)? {
+            0 => {
+                name = Some(
+                    value
+                        .cast_exact::<PyString>()
+                        .ok()?
+                        .to_cow()
+                        .ok()?
+                        .into_owned(),
+                )
+            }
+            k => fields[k - 1] = Some(value),
+        }
+    }
+    let [rows, cols, blocked, row_clues, col_clues] = fields;
+    let blocked = (blocked?.cast_exact::<PyList>().ok()?.iter())
+        .map(|item| cell(&item).map(|(r, c)| [r + 1, c + 1]))
+        .collect::<Option<Vec<[u64; 2]>>>()?;
+    let parts = Parts {
+        name,
+        rows: whole(&rows?)?,
+        cols: whole(&cols?)?,
+        blocked,
+        row_clues: numbers(&row_clues?)?,
+        col_clues: numbers(&col_clues?)?,
+    };
+    parts.board(default_name)
+}
+
+/// The tiling of `dict`, as [`instance`] reads a board (the checks are the quick
+/// reader's, [`TilingParts::tiling`]).
+pub fn solution(dict: &Bound<'_, PyDict>) -> Option<Solution> {
+    if dict.len() != 2 {
+        return None;
+    }
+    let read = |field: &str| -> Option<Vec<[u64; 2]>> {
+        let list = dict.get_item(field).ok()??;
+        (list.cast_exact::<PyList>().ok()?.iter())
+            .map(|item| cell(&item).map(|(r, c)| [r + 1, c + 1]))
+            .collect()
+    };
+    let parts = TilingParts {
+        vertical: read("vertical")?,
+        horizontal: read("horizontal")?,
+    };
+    parts.tiling()
+}
