@@ -3,14 +3,11 @@
 # command line, then runs scripts/python_bench.py: per-call cost against the Rust
 # library, batch throughput against `dominofit solve`, the lazy generate against
 # `dominofit generate`, and memory over many calls. Arguments go to python_bench.py
-# (`--help` lists them). Needs python3 with venv and pip, and the network for maturin.
+# (`--help` lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-python3 -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --upgrade pip
-"$work/venv/bin/python" -m pip install --quiet ./python
+source scripts/python-venv.sh
+python_venv
 cargo build --quiet --release --locked
-"$work/venv/bin/python" scripts/python_bench.py --cli "$PWD/target/release/dominofit" "$@"
+"$PYTHON" scripts/python_bench.py --cli "$PWD/target/release/dominofit" "$@"

@@ -5,11 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-python3 -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet --upgrade pip
-"$work/venv/bin/python" -m pip install --quiet ./python pytest jsonschema
+source scripts/python-venv.sh
+python_venv pytest jsonschema
 # The CLI the package's answers are compared with.
 cargo build --quiet --locked
-DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$work/venv/bin/python" -m pytest -q python/tests
+DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$PYTHON" -m pytest -q python/tests

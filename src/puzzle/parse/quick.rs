@@ -3,7 +3,7 @@
 //! Most boards a program is given are well formed, and for a game-size board building
 //! and walking a `serde_json::Value` costs more than solving it. This reader takes a
 //! board's parts by their types (JSON text through serde, or a Python dict through the
-//! package) and makes every value check the validating reader ([`super::fields`])
+//! package) and makes every value check the validating reader (`parse::fields`)
 //! makes. It accepts a subset of what that reader accepts and gives the same board; for
 //! anything else, valid or not, it gives `None`, and the validating reader reads the
 //! board again and words what is wrong. The tests hold the two to the same answers.
