@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
@@ -19,7 +19,12 @@ use crate::{DominofitError, fail};
 
 /// Boards in the queue per worker: enough that no worker waits while the calling thread
 /// turns answers into dicts, few enough that a generator of boards is read as it goes.
-const QUEUED_PER_WORKER: usize = 64;
+const QUEUED_PER_WORKER: usize = 256;
+
+/// How long the calling thread gathers answers after the first arrives, and how many at
+/// most, before it turns them into dicts.
+const GATHER: Duration = Duration::from_micros(500);
+const GATHER_MOST: usize = 128;
 
 /// One board's place in the answers: its answer, or the error in its words.
 pub type Settled = Result<Py<PyAny>, String>;
@@ -105,8 +110,17 @@ pub fn run<J: Send, S, R: Send>(
                     };
                     match done_rx.recv_timeout(timeout) {
                         Ok(first) => {
+                            // Answers are gathered a handful at a time: waking the
+                            // calling thread for each would cost more than the answer.
                             arrived.push(first);
-                            arrived.extend(done_rx.try_iter());
+                            let until = Instant::now() + GATHER;
+                            while arrived.len() < GATHER_MOST {
+                                let left = until.saturating_duration_since(Instant::now());
+                                match done_rx.recv_timeout(left) {
+                                    Ok(next) => arrived.push(next),
+                                    Err(_) => break,
+                                }
+                            }
                             true
                         }
                         Err(mpsc::RecvTimeoutError::Timeout) => false,

@@ -48,7 +48,7 @@ use dominofit::puzzle::{Instance, Solution};
 
 use backends::Choice;
 use input::{Given, whole};
-use output::to_python;
+use output::{Answer, to_python};
 
 create_exception!(
     _native,
@@ -128,7 +128,7 @@ impl Ask {
 
     /// `answer` for every board given, stoppable by Ctrl-C; the first board that fails
     /// raises its error.
-    fn each<R: Serialize + Send>(
+    fn each<R: Answer + Send>(
         &self,
         py: Python<'_>,
         source: &Bound<'_, PyAny>,
@@ -153,15 +153,15 @@ impl Ask {
             }
             Err((instance, error)) => return Err(fail(board_error(instance, &error))),
         };
-        let answers = (answers.iter())
-            .map(|a| to_python(py, a))
+        let answers = (answers.into_iter())
+            .map(|a| a.into_python(py))
             .collect::<PyResult<Vec<_>>>()?;
         one_or_list(py, answers, several)
     }
 
     /// `answer` for every item of `items` on `threads` threads; a board that fails gives
     /// a `DominofitError` in its place.
-    fn many<R: Serialize + Send>(
+    fn many<R: Answer + Send>(
         &self,
         py: Python<'_>,
         items: &Bound<'_, PyAny>,
@@ -185,7 +185,7 @@ impl Ask {
                     answer(&instance, backend.as_ref(), &self.request)
                         .map_err(|e| board_error(&instance, &e))
                 },
-                answer: &mut |py, r| to_python(py, &r),
+                answer: &mut |py, r| r.into_python(py),
             },
         )?;
         Ok(batch::to_python(py, settled))
