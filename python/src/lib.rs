@@ -23,15 +23,16 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod backends;
+mod baseline;
 mod batch;
 mod call;
 mod fast;
 mod input;
 mod output;
 mod stream;
+mod worker;
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
@@ -401,106 +402,10 @@ fn show(
     })
 }
 
-/// Seconds per call of the same work done by a Rust caller in this process, the backend
-/// made once: the baseline the benchmark measures the Python calls against, side by
-/// side. `solve`, `count` and `verify` start from the board already read and end with
-/// the answer's Rust value; `solve-json` reads the board from JSON text and writes the
-/// answer as JSON text.
-#[pyfunction]
-#[pyo3(signature = (action, source, backend, limit, calls))]
-fn rust_seconds_per_call(
-    py: Python<'_>,
-    action: &str,
-    source: &Bound<'_, PyAny>,
-    backend: &str,
-    limit: usize,
-    calls: u32,
-) -> PyResult<f64> {
-    let [instance] = <[Instance; 1]>::try_from(input::instances(source)?.items)
-        .map_err(|_| fail("one board, please"))?;
-    let backend: Arc<dyn Backend> = backends::cached(&Choice {
-        name: backend.to_string(),
-        encoding: None,
-        threads: None,
-    })?;
-    let request = Request {
-        limit,
-        timeout: None,
-        families: None,
-    };
-    let tiling = driver::run(&instance, backend.as_ref(), &request)
-        .map_err(|e| fail(board_error(&instance, &e)))?
-        .solutions
-        .into_iter()
-        .next();
-    let action = action.to_string();
-    let text = instance.to_json();
-    Ok(py.detach(move || {
-        let start = Instant::now();
-        for _ in 0..calls {
-            let ok = match (action.as_str(), &tiling) {
-                ("solve", _) => driver::run(&instance, backend.as_ref(), &request).is_ok(),
-                // From JSON text to JSON text, as a Rust program reading and writing
-                // boards as files does.
-                ("solve-json", _) => {
-                    dominofit::puzzle::parse::parse_given_instances(&text, "<instance>", "instance")
-                        .ok()
-                        .and_then(|boards| driver::run(&boards[0], backend.as_ref(), &request).ok())
-                        .and_then(|report| serde_json::to_string(&report).ok())
-                        .is_some()
-                }
-                ("count", _) => driver::count(&instance, backend.as_ref(), &request).is_ok(),
-                ("verify", Some(tiling)) => verdict(&instance, tiling).valid,
-                _ => false,
-            };
-            std::hint::black_box(ok);
-        }
-        start.elapsed().as_secs_f64() / f64::from(calls.max(1))
-    }))
-}
-
 /// The dominofit version the module was built from.
 #[pyfunction]
 fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
-}
-
-/// From now on, in-process solvers that cannot be stopped run as `COMMAND… worker-solve
-/// BACKEND`: the package passes this interpreter and the code that calls [`worker`].
-#[pyfunction]
-fn register_worker(command: Vec<String>) {
-    dominofit::backend::worker::register(command.into_iter().map(Into::into).collect());
-}
-
-/// A worker process's whole life: `worker-solve BACKEND`, the task on standard input,
-/// tilings on standard output. Returns the exit status.
-#[pyfunction]
-fn worker(py: Python<'_>, args: Vec<String>) -> i32 {
-    let [command, backend] = args.as_slice() else {
-        eprintln!("worker: expected `worker-solve BACKEND`");
-        return 2;
-    };
-    if command != "worker-solve" {
-        eprintln!("worker: unknown command `{command}`");
-        return 2;
-    }
-    let solved = py.detach(|| {
-        let stdin = std::io::stdin().lock();
-        let stdout = std::io::stdout().lock();
-        dominofit::backend::worker::main(
-            backend,
-            dominofit::backend::registry::build_builtin,
-            stdin,
-            stdout,
-        )
-    });
-    match solved {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("worker: {e}");
-            1
-        }
-    }
 }
 
 #[pymodule]
@@ -518,10 +423,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stream::generate, m)?)?;
     m.add_class::<stream::Boards>()?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
-    m.add_function(wrap_pyfunction!(rust_seconds_per_call, m)?)?;
+    m.add_function(wrap_pyfunction!(baseline::rust_seconds_per_call, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add("DEFAULT_SEED", dominofit::action::generate::DEFAULT_SEED)?;
-    m.add_function(wrap_pyfunction!(register_worker, m)?)?;
-    m.add_function(wrap_pyfunction!(worker, m)?)?;
+    m.add_function(wrap_pyfunction!(worker::register_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(worker::worker, m)?)?;
     Ok(())
 }
