@@ -22,15 +22,16 @@ fn whole(value: &Bound<'_, PyAny>) -> Option<u64> {
     value.extract::<u64>().ok()
 }
 
-/// A one-based `[row, col]` list of two whole numbers, both at least 1, zero-based.
-fn cell(value: &Bound<'_, PyAny>) -> Option<(u64, u64)> {
+/// A `[row, col]` list of two whole numbers, as given (the quick reader checks them).
+fn pair(value: &Bound<'_, PyAny>) -> Option<[u64; 2]> {
     let pair = value.cast_exact::<PyList>().ok()?;
     if pair.len() != 2 {
         return None;
     }
-    let row = whole(&pair.get_item(0).ok()?)?;
-    let col = whole(&pair.get_item(1).ok()?)?;
-    (row >= 1 && col >= 1).then(|| (row - 1, col - 1))
+    Some([
+        whole(&pair.get_item(0).ok()?)?,
+        whole(&pair.get_item(1).ok()?)?,
+    ])
 }
 
 /// A list of whole numbers.
@@ -64,7 +65,7 @@ pub fn instance(dict: &Bound<'_, PyDict>, default_name: &str) -> Option<Instance
     }
     let [rows, cols, blocked, row_clues, col_clues] = fields;
     let blocked = (blocked?.cast_exact::<PyList>().ok()?.iter())
-        .map(|item| cell(&item).map(|(r, c)| [r + 1, c + 1]))
+        .map(|item| pair(&item))
         .collect::<Option<Vec<[u64; 2]>>>()?;
     let parts = Parts {
         name,
@@ -86,7 +87,7 @@ pub fn solution(dict: &Bound<'_, PyDict>) -> Option<Solution> {
     let read = |field: &str| -> Option<Vec<[u64; 2]>> {
         let list = dict.get_item(field).ok()??;
         (list.cast_exact::<PyList>().ok()?.iter())
-            .map(|item| cell(&item).map(|(r, c)| [r + 1, c + 1]))
+            .map(|item| pair(&item))
             .collect()
     };
     let parts = TilingParts {

@@ -56,18 +56,16 @@ fn json_of(value: &Bound<'_, PyAny>, depth: u32) -> Result<Value, String> {
     }
     let text = |e: PyErr| e.to_string();
     // The types of a board first, most frequent first: this walk is most of a small
-    // call's cost. A bool is an int to Python, so exact types are asked for.
+    // call's cost. A bool is an int to Python, so it is asked for before int.
     if value.is_exact_instance_of::<PyInt>() {
         return int_of(value);
     }
-    if let Ok(list) = value.cast_exact::<PyList>() {
-        let mut items = Vec::with_capacity(list.len());
-        for item in list.iter() {
-            items.push(json_of(&item, depth + 1)?);
-        }
-        return Ok(Value::Array(items));
+    if let Ok(list) = value.cast::<PyList>() {
+        return (list.iter())
+            .map(|item| json_of(&item, depth + 1))
+            .collect();
     }
-    if let Ok(s) = value.cast_exact::<PyString>() {
+    if let Ok(s) = value.cast::<PyString>() {
         return Ok(Value::String(s.to_cow().map_err(text)?.into_owned()));
     }
     if let Ok(dict) = value.cast::<PyDict>() {
@@ -96,20 +94,12 @@ fn json_of(value: &Bound<'_, PyAny>, depth: u32) -> Result<Value, String> {
             .map(Value::Number)
             .ok_or_else(|| format!("{v} is not a JSON number"));
     }
-    if let Ok(s) = value.cast::<PyString>() {
-        return Ok(Value::String(s.to_cow().map_err(text)?.into_owned()));
+    if let Ok(tuple) = value.cast::<PyTuple>() {
+        return (tuple.iter())
+            .map(|item| json_of(&item, depth + 1))
+            .collect();
     }
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = value.cast::<PyList>() {
-        list.iter().collect()
-    } else if let Ok(tuple) = value.cast::<PyTuple>() {
-        tuple.iter().collect()
-    } else {
-        return Err(format!("a {} is not JSON", type_name(value)));
-    };
-    let items = (items.iter())
-        .map(|item| json_of(item, depth + 1))
-        .collect::<Result<Vec<Value>, String>>()?;
-    Ok(Value::Array(items))
+    Err(format!("a {} is not JSON", type_name(value)))
 }
 
 /// An int as JSON text would hold it: exact to 64 bits, a float beyond.
