@@ -100,21 +100,29 @@ def batch_table(cli, count, rounds):
             subprocess.run([cli, "solve", workload, "--limit", "2", "--format", "json"],
                            stdout=subprocess.DEVNULL, check=True)
 
-        def python_solve(threads, as_dicts):
+        with open(workload) as f:
+            read = [json.loads(line) for line in f]
+
+        def python_solve(threads, given):
             def run():
-                with open(workload) as f:
-                    lines = f.read().splitlines()
-                boards = [json.loads(line) for line in lines] if as_dicts else lines
+                if given == "read":
+                    boards = read
+                else:
+                    with open(workload) as f:
+                        lines = f.read().splitlines()
+                    boards = [json.loads(line) for line in lines] if given == "dict" else lines
                 answers = dominofit.solve_many(boards, limit=2, threads=threads)
                 assert len(answers) == count
             return run
 
         named = {
             "cli": lambda: wall(cli_solve),
-            "py1 text": lambda: wall(python_solve(1, False)),
-            "py2 text": lambda: wall(python_solve(2, False)),
-            "py1 dict": lambda: wall(python_solve(1, True)),
-            "py2 dict": lambda: wall(python_solve(2, True)),
+            "py1 text": lambda: wall(python_solve(1, "text")),
+            "py2 text": lambda: wall(python_solve(2, "text")),
+            "py1 dict": lambda: wall(python_solve(1, "dict")),
+            "py2 dict": lambda: wall(python_solve(2, "dict")),
+            "py1 read": lambda: wall(python_solve(1, "read")),
+            "py2 read": lambda: wall(python_solve(2, "read")),
         }
         m = side_by_side(named, rounds)
     print(f"| {count:,} unique 8×8 boards, limit 2 | wall (s) | boards/s | CLI's rate ÷ this |")
@@ -125,6 +133,8 @@ def batch_table(cli, count, rounds):
         "py2 text": "`solve_many(lines, threads=2)`, JSON text per board",
         "py1 dict": "`solve_many(dicts, threads=1)` (json.loads included)",
         "py2 dict": "`solve_many(dicts, threads=2)` (json.loads included)",
+        "py1 read": "`solve_many(dicts, threads=1)`, dicts made beforehand",
+        "py2 read": "`solve_many(dicts, threads=2)`, dicts made beforehand",
     }
     for name, label in labels.items():
         print(f"| {label} | {m[name]:.2f} | {count / m[name]:,.0f} | {m[name] / m['cli']:.2f} |")

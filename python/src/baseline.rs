@@ -10,7 +10,7 @@ use dominofit::driver::{self, Request};
 use dominofit::puzzle::Instance;
 
 use crate::backends::{self, Choice};
-use crate::{board_error, fail, input, verdict};
+use crate::{board_error, fail, input, violation};
 
 /// Seconds per call of the same work done by a Rust caller in this process, the backend
 /// made once: the baseline the benchmark measures the Python calls against, side by
@@ -61,7 +61,7 @@ pub fn rust_seconds_per_call(
                         .is_some()
                 }
                 ("count", _) => driver::count(&instance, backend.as_ref(), &request).is_ok(),
-                ("verify", Some(tiling)) => verdict(&instance, tiling).valid,
+                ("verify", Some(tiling)) => violation(&instance, tiling).is_none(),
                 _ => false,
             };
             std::hint::black_box(ok);

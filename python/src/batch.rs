@@ -2,7 +2,7 @@
 //! work, answers in input order.
 //!
 //! The calling thread reads the boards from the caller's iterable (it needs the GIL for
-//! that), hands them to the workers through a bounded queue, turns their answers into
+//! that), hands them to the workers in chunks through a bounded queue, turns their answers into
 //! dicts as they arrive, and looks for Ctrl-C between waits. The workers each build a
 //! backend of their own and never touch Python. A board that cannot be read or solved
 //! gives an error in its place; the others' answers are kept. Ctrl-C raises the batch's
@@ -10,21 +10,33 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pyo3::prelude::*;
 
 use crate::call::wait_for;
 use crate::{DominofitError, fail};
 
-/// Boards in the queue per worker: enough that no worker waits while the calling thread
-/// turns answers into dicts, few enough that a generator of boards is read as it goes.
-const QUEUED_PER_WORKER: usize = 256;
+/// Chunks in the queue per worker: enough that no worker waits while the calling
+/// thread turns answers into dicts, few enough that a generator of boards is read as it
+/// goes.
+const QUEUED_PER_WORKER: usize = 4;
 
-/// How long the calling thread gathers answers after the first arrives, and how many at
-/// most, before it turns them into dicts.
-const GATHER: Duration = Duration::from_micros(500);
-const GATHER_MOST: usize = 128;
+/// Most boards in a chunk. Boards go to the workers, and answers come back, a chunk at
+/// a time: a game-size board is solved in microseconds, about what waking a sleeping
+/// thread costs, so handing them over one by one left the workers and the calling
+/// thread waiting on each other.
+const CHUNK_MOST: usize = 64;
+
+/// Boards per chunk for a batch of `len` boards (when its length is known) on
+/// `threads` workers: small batches are cut finer, so that a few hard boards are not
+/// left to one worker while the others idle.
+fn chunk_size(len: Option<usize>, threads: usize) -> usize {
+    match len {
+        Some(len) => (len / (threads * 8)).clamp(1, CHUNK_MOST),
+        None => CHUNK_MOST / 4,
+    }
+}
 
 /// One board's place in the answers: its answer, or the error in its words.
 pub type Settled = Result<Py<PyAny>, String>;
@@ -57,12 +69,13 @@ pub fn run<J: Send, S, R: Send>(
         run,
         answer,
     } = work;
+    let chunk = chunk_size(items.len().ok(), threads);
     let mut items = items.try_iter()?;
     let stop = Arc::new(AtomicBool::new(false));
     let capacity = threads * QUEUED_PER_WORKER;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(usize, J)>(capacity);
+    let (job_tx, job_rx) = mpsc::sync_channel::<Vec<(usize, J)>>(capacity);
     let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Result<R, String>)>();
+    let (done_tx, done_rx) = mpsc::channel::<Vec<(usize, Result<R, String>)>>();
     // In a mutex so that waits without the GIL may borrow it.
     let done_rx = Mutex::new(done_rx);
     let mut settled: Vec<Option<Settled>> = Vec::new();
@@ -75,29 +88,38 @@ pub fn run<J: Send, S, R: Send>(
         }
         drop(done_tx);
         let mut job_tx = Some(job_tx);
+        // Chunks sent and not yet answered.
         let mut in_flight = 0usize;
         let outcome = (|| -> PyResult<()> {
             loop {
-                // Read boards while the queue has room.
+                // Read boards while the queue has room, a chunk at a time.
                 while let Some(tx) = &job_tx {
                     if in_flight >= capacity {
                         break;
                     }
-                    let Some(item) = items.next() else {
-                        job_tx = None;
-                        break;
-                    };
-                    let index = settled.len();
-                    settled.push(None);
-                    match read(&item?, index) {
-                        Ok(job) => {
-                            // The workers hold the receiver until the queue is dropped.
-                            if tx.send((index, job)).is_err() {
-                                return Err(fail("internal error: the batch's workers ended"));
-                            }
-                            in_flight += 1;
+                    let mut jobs = Vec::with_capacity(chunk);
+                    let mut ended = false;
+                    while jobs.len() < chunk {
+                        let Some(item) = items.next() else {
+                            ended = true;
+                            break;
+                        };
+                        let index = settled.len();
+                        settled.push(None);
+                        match read(&item?, index) {
+                            Ok(job) => jobs.push((index, job)),
+                            Err(message) => settled[index] = Some(Err(message)),
                         }
-                        Err(message) => settled[index] = Some(Err(message)),
+                    }
+                    if !jobs.is_empty() {
+                        // The workers hold the receiver until the queue is dropped.
+                        if tx.send(jobs).is_err() {
+                            return Err(fail("internal error: the batch's workers ended"));
+                        }
+                        in_flight += 1;
+                    }
+                    if ended {
+                        job_tx = None;
                     }
                 }
                 if in_flight == 0 && job_tx.is_none() {
@@ -110,17 +132,8 @@ pub fn run<J: Send, S, R: Send>(
                     };
                     match done_rx.recv_timeout(timeout) {
                         Ok(first) => {
-                            // Answers are gathered a handful at a time: waking the
-                            // calling thread for each would cost more than the answer.
                             arrived.push(first);
-                            let until = Instant::now() + GATHER;
-                            while arrived.len() < GATHER_MOST {
-                                let left = until.saturating_duration_since(Instant::now());
-                                match done_rx.recv_timeout(left) {
-                                    Ok(next) => arrived.push(next),
-                                    Err(_) => break,
-                                }
-                            }
+                            arrived.extend(done_rx.try_iter());
                             true
                         }
                         Err(mpsc::RecvTimeoutError::Timeout) => false,
@@ -131,16 +144,18 @@ pub fn run<J: Send, S, R: Send>(
                 if arrived.is_empty() {
                     return Err(fail("internal error: the batch's workers ended early"));
                 }
-                for (index, result) in arrived {
+                for answers in arrived {
                     in_flight -= 1;
-                    settled[index] = Some(match result {
-                        Ok(r) => Ok(answer(py, r)?),
-                        Err(message) => Err(message),
-                    });
-                    // A large answer takes a while to turn into dicts: look for Ctrl-C
-                    // between answers, not only between waits.
-                    py.check_signals()
-                        .inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
+                    for (index, result) in answers {
+                        settled[index] = Some(match result {
+                            Ok(r) => Ok(answer(py, r)?),
+                            Err(message) => Err(message),
+                        });
+                        // A large answer takes a while to turn into dicts: look for
+                        // Ctrl-C between answers, not only between waits.
+                        py.check_signals()
+                            .inspect_err(|_| stop.store(true, Ordering::SeqCst))?;
+                    }
                 }
             }
         })();
@@ -162,10 +177,12 @@ pub fn run<J: Send, S, R: Send>(
         .collect())
 }
 
-/// A worker's life: its own state, then jobs until the queue closes.
+/// A worker's life: its own state, then chunks of jobs until the queue closes; a
+/// chunk's answers go back together. A stopped batch's remaining jobs still get an
+/// answer each (the stopped search's), so that the calling thread's count holds.
 fn worker<J, S, R>(
-    jobs: &Mutex<mpsc::Receiver<(usize, J)>>,
-    done: &mpsc::Sender<(usize, Result<R, String>)>,
+    jobs: &Mutex<mpsc::Receiver<Vec<(usize, J)>>>,
+    done: &mpsc::Sender<Vec<(usize, Result<R, String>)>>,
     state: &(dyn Fn() -> Result<S, String> + Sync),
     run: &(dyn Fn(&mut S, J) -> Result<R, String> + Sync),
 ) {
@@ -175,14 +192,19 @@ fn worker<J, S, R>(
             Ok(jobs) => jobs.recv(),
             Err(_) => return,
         };
-        let Ok((index, job)) = next else {
+        let Ok(chunk) = next else {
             return;
         };
-        let result = match &mut state {
-            Ok(state) => run(state, job),
-            Err(message) => Err(message.clone()),
-        };
-        if done.send((index, result)).is_err() {
+        let answers = (chunk.into_iter())
+            .map(|(index, job)| {
+                let result = match &mut state {
+                    Ok(state) => run(state, job),
+                    Err(message) => Err(message.clone()),
+                };
+                (index, result)
+            })
+            .collect();
+        if done.send(answers).is_err() {
             return;
         }
     }

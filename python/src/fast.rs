@@ -8,6 +8,7 @@
 //! reads the dict the validating way, which also words the error. The Python tests hold
 //! the two readers to the same answers and messages.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
@@ -42,38 +43,36 @@ fn numbers(value: &Bound<'_, PyAny>) -> Option<Vec<u64>> {
 
 /// The board of `dict`, named `default_name` unless it names itself; `None` for
 /// anything the validating reader should look at. The value checks are the library's
-/// quick reader's ([`Parts::board`]).
-pub fn instance(dict: &Bound<'_, PyDict>, default_name: &str) -> Option<Instance> {
-    const KNOWN: [&str; 6] = ["name", "rows", "cols", "blocked", "row_clues", "col_clues"];
-    let mut name = None;
-    let mut fields: [Option<Bound<'_, PyAny>>; 5] = Default::default();
-    for (key, value) in dict.iter() {
-        let key = key.cast_exact::<PyString>().ok()?.to_cow().ok()?;
-        match KNOWN.iter().position(|k| *k == key)? {
-            0 => {
-                name = Some(
-                    value
-                        .cast_exact::<PyString>()
-                        .ok()?
-                        .to_cow()
-                        .ok()?
-                        .into_owned(),
-                )
-            }
-            k => fields[k - 1] = Some(value),
-        }
+/// quick reader's ([`Parts::board`]). Fields are looked up by interned keys, whose
+/// hashes Python keeps, and a key count that is off (an unknown key) gives `None`.
+pub fn instance<'py>(dict: &Bound<'py, PyDict>, default_name: &str) -> Option<Instance> {
+    let py = dict.py();
+    let field = |key: &Bound<'py, PyString>| dict.get_item(key).ok().flatten();
+    let name = field(intern!(py, "name"));
+    if dict.len() != 5 + usize::from(name.is_some()) {
+        return None;
     }
-    let [rows, cols, blocked, row_clues, col_clues] = fields;
-    let blocked = (blocked?.cast_exact::<PyList>().ok()?.iter())
+    let name = match name {
+        None => None,
+        Some(name) => Some(
+            name.cast_exact::<PyString>()
+                .ok()?
+                .to_cow()
+                .ok()?
+                .into_owned(),
+        ),
+    };
+    let blocked = field(intern!(py, "blocked"))?;
+    let blocked = (blocked.cast_exact::<PyList>().ok()?.iter())
         .map(|item| pair(&item))
         .collect::<Option<Vec<[u64; 2]>>>()?;
     let parts = Parts {
         name,
-        rows: whole(&rows?)?,
-        cols: whole(&cols?)?,
+        rows: whole(&field(intern!(py, "rows"))?)?,
+        cols: whole(&field(intern!(py, "cols"))?)?,
         blocked,
-        row_clues: numbers(&row_clues?)?,
-        col_clues: numbers(&col_clues?)?,
+        row_clues: numbers(&field(intern!(py, "row_clues"))?)?,
+        col_clues: numbers(&field(intern!(py, "col_clues"))?)?,
     };
     parts.board(default_name)
 }
@@ -84,15 +83,15 @@ pub fn solution(dict: &Bound<'_, PyDict>) -> Option<Solution> {
     if dict.len() != 2 {
         return None;
     }
-    let read = |field: &str| -> Option<Vec<[u64; 2]>> {
+    let read = |field: &Bound<'_, PyString>| -> Option<Vec<[u64; 2]>> {
         let list = dict.get_item(field).ok()??;
         (list.cast_exact::<PyList>().ok()?.iter())
             .map(|item| pair(&item))
             .collect()
     };
     let parts = TilingParts {
-        vertical: read("vertical")?,
-        horizontal: read("horizontal")?,
+        vertical: read(intern!(dict.py(), "vertical"))?,
+        horizontal: read(intern!(dict.py(), "horizontal"))?,
     };
     parts.tiling()
 }

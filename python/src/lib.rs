@@ -1,6 +1,6 @@
 //! The Python module `dominofit._native`: the library's calls, taking Python values and
-//! giving back dicts in the shapes the command line prints (made from the same serde
-//! types by `pythonize`, so that the package and the CLI cannot disagree on a shape).
+//! giving back dicts in the shapes the command line prints (built directly, key for key
+//! in the command line's order, [`output`]; the tests compare them with its JSON).
 //! `dominofit/__init__.py` gives the functions their Python signatures and docs.
 //!
 //! A call costs what its work costs: the backend is made once per process
@@ -36,8 +36,7 @@ use std::time::Duration;
 
 use pyo3::create_exception;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use serde::Serialize;
+use pyo3::types::PyList;
 
 use dominofit::action::{self, EmitError, EmitOptions};
 use dominofit::backend::{self, Backend, BackendError};
@@ -263,21 +262,9 @@ fn count_many(
     ask.many(py, items, threads, driver::count)
 }
 
-/// What `verify` says of one tiling.
-#[derive(Serialize)]
-struct Verdict<'a> {
-    name: &'a str,
-    valid: bool,
-    violation: Option<String>,
-}
-
-fn verdict<'a>(instance: &'a Instance, tiling: &Solution) -> Verdict<'a> {
-    let violation = verify(instance, tiling).err().map(|v| v.to_string());
-    Verdict {
-        name: &instance.name,
-        valid: violation.is_none(),
-        violation,
-    }
+/// What `verify` says of one tiling: the first rule it breaks, if any.
+fn violation(instance: &Instance, tiling: &Solution) -> Option<String> {
+    verify(instance, tiling).err().map(|v| v.to_string())
 }
 
 /// Per board and tiling, paired in order: `{"name", "valid", "violation"}`.
@@ -299,7 +286,7 @@ fn verify_tilings(
         )));
     }
     let verdicts = (instances.items.iter().zip(&tilings.items))
-        .map(|(i, s)| to_python(py, &verdict(i, s)))
+        .map(|(i, s)| output::verdict_dict(py, &i.name, violation(i, s).as_deref()))
         .collect::<PyResult<Vec<_>>>()?;
     one_or_list(py, verdicts, instances.several)
 }
@@ -323,17 +310,11 @@ fn verify_many(
             read: &mut |item, index| stream::pair_of_batch(item, index),
             state: &|| Ok(()),
             run: &|_: &mut (), (instance, tiling): (Instance, Solution)| {
-                let Verdict {
-                    valid, violation, ..
-                } = verdict(&instance, &tiling);
-                Ok((instance.name, valid, violation))
+                let violation = violation(&instance, &tiling);
+                Ok((instance.name, violation))
             },
-            answer: &mut |py, (name, valid, violation)| {
-                let dict = PyDict::new(py);
-                dict.set_item("name", name)?;
-                dict.set_item("valid", valid)?;
-                dict.set_item("violation", violation)?;
-                Ok(dict.into_any().unbind())
+            answer: &mut |py, (name, violation): (String, Option<String>)| {
+                output::verdict_dict(py, &name, violation.as_deref())
             },
         },
     )?;

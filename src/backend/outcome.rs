@@ -169,12 +169,40 @@ impl End {
 }
 
 impl Ending {
+    /// How the ending is written in reports (`stats.stopped`): its serde name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Exhausted => "exhausted",
+            Ending::Stopped => "stopped",
+            Ending::Timeout => "timeout",
+            Ending::Capped => "capped",
+        }
+    }
+
     /// How a run that ended so is recorded.
     pub fn end(self) -> End {
         match self {
             Ending::Exhausted | Ending::Stopped => End::Done,
             Ending::Timeout => End::Timeout,
             Ending::Capped => End::Capped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ending_is_named_as_serde_writes_it() {
+        for ending in [
+            Ending::Exhausted,
+            Ending::Stopped,
+            Ending::Timeout,
+            Ending::Capped,
+        ] {
+            let serde = serde_json::to_string(&ending).expect("an ending serializes");
+            assert_eq!(serde, format!("\"{}\"", ending.name()));
         }
     }
 }

@@ -11,7 +11,7 @@ mod timing;
 use std::time::{Duration, Instant};
 
 pub use count::count;
-pub use report::{CountReport, Header, Report, Reported, StreamEnd, StreamedTiling};
+pub use report::{CountReport, Header, Report, Reported, StatValue, StreamEnd, StreamedTiling};
 pub use timing::{WARM_UP_CALLS, median, once, protocol, repeated};
 
 use crate::backend::{

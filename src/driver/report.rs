@@ -165,6 +165,60 @@ impl<'a> Stats<'a> {
     }
 }
 
+/// A value of the `stats` object.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StatValue<'a> {
+    /// `time_ms`.
+    Millis(f64),
+    /// A counter.
+    Count(u64),
+    /// One of a few fixed words: why the search stopped.
+    Word(&'static str),
+    /// Text: the portfolio's winner, the reason for `unsat`.
+    Text(&'a str),
+}
+
+impl Header {
+    /// The `stats` object's entries, in the order the JSON reports write them: for
+    /// writers that build it without serde (the Python module, where a serializer's
+    /// fresh key strings cost more than the solve). A test holds it to the serde form.
+    pub fn stats_entries(&self) -> Vec<(&'static str, StatValue<'_>)> {
+        let stats = Stats::of(self);
+        let c = stats.counters;
+        let numbers = [
+            ("nodes", c.nodes),
+            ("forced", c.forced),
+            ("cache_hits", c.cache_hits),
+            ("restarts", c.restarts),
+            ("vars", c.vars),
+            ("repeat", c.repeat),
+            ("clauses", c.clauses),
+            ("constraints", c.constraints),
+            ("conflicts", c.conflicts),
+            ("filtered", c.filtered),
+            ("states", c.states),
+            ("refuted", c.refuted),
+        ];
+        let mut entries = Vec::with_capacity(8);
+        entries.push(("time_ms", StatValue::Millis(stats.time_ms)));
+        for (key, value) in numbers {
+            if let Some(value) = value {
+                entries.push((key, StatValue::Count(value)));
+            }
+        }
+        if let Some(winner) = &c.winner {
+            entries.push(("winner", StatValue::Text(winner)));
+        }
+        if let Some(stopped) = stats.stopped {
+            entries.push(("stopped", StatValue::Word(stopped.name())));
+        }
+        if let Some(reason) = stats.reason {
+            entries.push(("reason", StatValue::Text(reason)));
+        }
+        entries
+    }
+}
+
 /// The JSON object of a report: `solve --format json`'s line (FORMAT.md), with the
 /// tilings; or, streamed, the last line of `--format jsonl`, with their number instead.
 #[derive(serde::Serialize, schemars::JsonSchema)]
@@ -302,5 +356,75 @@ impl schemars::JsonSchema for CountReport {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         CountJson::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `stats_entries` written as JSON by hand, to compare with serde's text.
+    fn entries_json(header: &Header) -> String {
+        let fields = (header.stats_entries().into_iter())
+            .map(|(key, value)| {
+                let value = match value {
+                    StatValue::Millis(ms) => serde_json::to_string(&ms),
+                    StatValue::Count(n) => serde_json::to_string(&n),
+                    StatValue::Word(word) => serde_json::to_string(word),
+                    StatValue::Text(text) => serde_json::to_string(text),
+                };
+                format!("\"{key}\":{}", value.expect("a number or a string"))
+            })
+            .collect::<Vec<_>>();
+        format!("{{{}}}", fields.join(","))
+    }
+
+    fn header(counters: Counters, ending: Ending, reason: Option<&str>) -> Header {
+        Header {
+            name: "b".into(),
+            backend: "native".into(),
+            time: Duration::from_nanos(1_234_567),
+            cpu: None,
+            peak: None,
+            counters,
+            ending,
+            reason: reason.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn stats_entries_are_the_serde_stats_key_for_key_in_order() {
+        let every = Counters {
+            nodes: Some(1),
+            forced: Some(2),
+            cache_hits: Some(3),
+            restarts: Some(4),
+            vars: Some(5),
+            repeat: Some(6),
+            clauses: Some(7),
+            constraints: Some(8),
+            conflicts: Some(9),
+            filtered: Some(10),
+            states: Some(11),
+            refuted: Some(12),
+            winner: Some("cadical".into()),
+            set_aside: vec!["`x`: crashed".into()],
+        };
+        let some = Counters {
+            nodes: Some(40),
+            conflicts: Some(0),
+            ..Counters::default()
+        };
+        let cases = [
+            header(every.clone(), Ending::Exhausted, Some("row 3 needs 9 dots")),
+            header(every, Ending::Timeout, None),
+            header(some.clone(), Ending::Capped, None),
+            header(some, Ending::Stopped, None),
+            header(Counters::default(), Ending::Exhausted, None),
+        ];
+        for case in &cases {
+            let serde = serde_json::to_string(&Stats::of(case)).expect("stats serialize");
+            assert_eq!(entries_json(case), serde);
+        }
     }
 }
