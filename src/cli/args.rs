@@ -196,7 +196,7 @@ pub(super) struct RaceArgs {
     /// A first call taking at least this many seconds is timed once, not repeated.
     #[arg(long, value_parser = parse_seconds, default_value = "1")]
     pub(super) repeat_below: Duration,
-    /// Directory for runs.csv, summary.json, summary.md, cactus.svg and size.svg
+    /// Directory for runs.csv, summary.json, summary.md, cactus.svg, size.svg and index.html
     /// (created if missing; each file written whole or not at all).
     #[arg(long)]
     pub(super) out: Option<PathBuf>,

@@ -18,12 +18,13 @@ use dominofit::escape::terminal;
 use dominofit::puzzle::parse::read_instances;
 
 /// The files `race --out` writes.
-pub(super) const RACE_FILES: [&str; 5] = [
+pub(super) const RACE_FILES: [&str; 6] = [
     "runs.csv",
     "summary.json",
     "summary.md",
     "cactus.svg",
     "size.svg",
+    "index.html",
 ];
 
 pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
@@ -35,6 +36,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         timeout: args.timeout,
         repeat_below: args.repeat_below,
     };
+    let mut raced = None;
     let (rows, summary) = if args.merge {
         let mut rows = Vec::new();
         for file in &args.workloads {
@@ -92,6 +94,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
         summary.machine = Some(race::Machine::this());
         summary.memory_mib = args.memory;
         summary.repeat_below_s = Some(args.repeat_below.as_secs_f64());
+        raced = Some(workloads);
         (rows, summary)
     };
     if let Some(dir) = &args.out {
@@ -118,6 +121,17 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
             &dir.join("size.svg"),
             race::size_svg(&rows, &format!("Median time by board size, {what}")).as_bytes(),
         )?;
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let page = race::race_page(
+            &rows,
+            &summary,
+            &race::PageInfo {
+                what,
+                command: &command,
+                boards: raced.as_deref(),
+            },
+        )?;
+        files::write_atomically(&dir.join("index.html"), page.as_bytes())?;
     }
     let mut stdout = std::io::stdout().lock();
     writeln!(

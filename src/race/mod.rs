@@ -16,6 +16,7 @@
 
 mod jobs;
 mod machine;
+mod page;
 mod plot;
 mod run;
 mod runs;
@@ -32,6 +33,7 @@ use crate::backend::{BackendError, End, Status};
 
 pub use jobs::{WorkerFailure, race_in_processes};
 pub use machine::Machine;
+pub use page::{PageInfo, race_page};
 pub use plot::{cactus_svg, size_svg};
 pub use run::measure;
 pub use runs::{read_runs_csv, row_to_json, write_runs_csv};
@@ -112,6 +114,11 @@ pub struct RunRow {
     pub end: End,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
+    /// The first tiling the run found (verified, as every one is), for the race page.
+    /// Not a column of runs.csv: rows read back from one (merged shards, the workers of
+    /// `race --jobs`) have none.
+    #[serde(skip)]
+    pub tiling: Option<crate::puzzle::Solution>,
 }
 
 /// Two backends that cannot both be right about one instance.
@@ -331,6 +338,7 @@ mod tests {
             count: None,
             end: End::Done,
             error: None,
+            tiling: None,
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::{RaceError, RaceOptions, RunRow};
 use crate::backend::{Backend, BackendError, Status};
 use crate::driver::{self, Request};
-use crate::puzzle::Instance;
+use crate::puzzle::{Instance, Solution};
 use crate::usage::Meter;
 
 /// Runs `instance` on `backend` and measures it: wall time, CPU time and peak memory,
@@ -46,6 +46,7 @@ pub fn measure(
             count: measured.count,
             end: measured.header.ending.end(),
             error: None,
+            tiling: measured.tiling,
         },
         Err(source @ BackendError::WrongSolution { .. }) => {
             return Err(RaceError::WrongSolution {
@@ -72,6 +73,7 @@ pub fn measure(
             count: None,
             end: failure.end(),
             error: Some(failure.to_string()),
+            tiling: None,
         },
     })
 }
@@ -95,6 +97,8 @@ struct Measured {
     complete: bool,
     solutions: usize,
     count: Option<String>,
+    /// The first tiling found.
+    tiling: Option<Solution>,
 }
 
 /// One instance on one backend under the protocol: a first call, then (if it decided
@@ -120,6 +124,7 @@ fn timed(
         complete: report.complete,
         solutions: report.solutions.len(),
         count: None,
+        tiling: report.solutions.into_iter().next(),
         header: report.header,
     })
 }
@@ -150,6 +155,7 @@ fn timed_count(
         complete: report.complete,
         solutions: usize::try_from(found).unwrap_or(usize::MAX),
         count: Some(report.count.to_string()),
+        tiling: None,
         header: report.header,
     })
 }

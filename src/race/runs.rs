@@ -120,6 +120,7 @@ impl Record {
             count: self.count,
             end,
             error,
+            tiling: None,
         })
     }
 }

@@ -533,6 +533,7 @@ fn race_writes_tables_and_plots() {
     }
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     assert!(md.contains("| observed-8x8 | native | unique |"), "{md}");
+    race_page_holds_the_runs(dir.path());
     // Merging the shard's runs.csv with itself agrees and reproduces the table.
     let runs = dir.path().join("runs.csv");
     let merged = dir.path().join("merged");
@@ -552,6 +553,55 @@ fn race_writes_tables_and_plots() {
         .assert()
         .code(1)
         .stderr(contains("appears in more than one row"));
+}
+
+/// The race page in `dir` is one file that fetches nothing, and the runs it embeds are
+/// the rows of runs.csv, value for value.
+fn race_page_holds_the_runs(dir: &std::path::Path) {
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    for fetched in ["<link", " src=", "https://", "@import", "url("] {
+        assert!(!page.contains(fetched), "the page fetches: {fetched}");
+    }
+    let open = r#"<script type="application/json" id="race-data">"#;
+    let start = page.find(open).expect("the page's data") + open.len();
+    let end = start + page[start..].find("</script>").expect("the data's end");
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    let runs = data["runs"].as_array().expect("runs");
+    let mut csv = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let header = csv.headers().unwrap().clone();
+    let records = csv.records().map(Result::unwrap).collect::<Vec<_>>();
+    assert_eq!(runs.len(), records.len());
+    assert!(!runs.is_empty());
+    for (run, record) in runs.iter().zip(&records) {
+        for (column, cell) in header.iter().zip(record.iter()) {
+            let value = &run[column];
+            let text = match value {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            assert_eq!(text, cell, "column {column} of {run}");
+        }
+    }
+}
+
+#[test]
+fn the_race_page_keeps_a_hostile_name_as_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = r#"{"name":"</script><script>alert(1)</script>","rows":2,"cols":2,"blocked":[],"row_clues":[1,2],"col_clues":[1,2]}"#;
+    let workload = dir.path().join("hostile.jsonl");
+    std::fs::write(&workload, format!("{board}\n")).unwrap();
+    let out = dir.path().join("out");
+    dominofit()
+        .arg("race")
+        .arg(&workload)
+        .args(["--backends", "native", "--repeat", "1", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(!page.contains("<script>alert"), "a name became markup");
+    race_page_holds_the_runs(&out);
 }
 
 #[test]
