@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Slurm end to end (CI runs it): starts a one-node Slurm (scripts/slurm-up.sh), runs
+# scripts/campaign-slurm.sh over committed workloads in 4 shards, waits for its merge
+# job and checks that the merged report has the statuses and counts of a one-process
+# race; then a second campaign, submitted held, has one shard cancelled (scancel) before
+# it runs, and its merge must fail naming that shard. Stops every daemon at the end
+# (scripts/slurm-down.sh), leaving nothing running. Needs root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --quiet --locked
+bin="$PWD/target/debug/dominofit"
+work=$(mktemp -d)
+stopped=no
+cleanup() {
+    [ "$stopped" = yes ] || bash scripts/slurm-down.sh >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+    echo "slurm-test: $*" >&2
+    exit 1
+}
+
+# The state of job $1 once it has ended (waits up to five minutes).
+ended() {
+    local state
+    for _ in $(seq 300); do
+        state=$(scontrol show job -o "$1" | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2)
+        case "$state" in
+        COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY)
+            echo "$state"
+            return 0
+            ;;
+        esac
+        sleep 1
+    done
+    fail "job $1 did not end within five minutes (state $state)"
+}
+
+bash scripts/slurm-up.sh
+race=(models/observed.jsonl models/game.jsonl --backends native,dp --limit 2 --repeat 1)
+"$bin" race "${race[@]}" --out "$work/one" >/dev/null
+
+# A campaign of 4 shards and its merge.
+said=$(OUT="$work/campaign" SHARDS=4 DOMINOFIT="$bin" TIME=10:00 \
+    bash scripts/campaign-slurm.sh "${race[@]}")
+echo "slurm-test: $said"
+merge=$(sed -n 's/.* merge job \([0-9]*\);.*/\1/p' <<<"$said")
+[ -n "$merge" ] || fail "no merge job id in: $said"
+state=$(ended "$merge")
+[ "$state" = COMPLETED ] || fail "the merge job ended $state: $(cat "$work/campaign/merge.log")"
+python3 - "$work/one" "$work/campaign/all" <<'PY'
+import csv, json, sys
+one, merged = sys.argv[1:]
+def runs(d):
+    with open(f"{d}/runs.csv", newline="") as f:
+        keep = ("workload", "instance", "backend", "status", "complete", "solutions", "end")
+        return sorted(tuple(r[k] for k in keep) for r in csv.DictReader(f))
+def counts(d):
+    s = json.load(open(f"{d}/summary.json"))
+    return {b: (a["instances"], a["solved"], a["unknown"], a["errors"]) for b, a in s["backends"].items()}
+a, b = runs(one), runs(merged)
+assert a == b, f"the merged runs differ from the one-process race: {set(a) ^ set(b)}"
+assert counts(one) == counts(merged), (counts(one), counts(merged))
+print(f"slurm-test: merged campaign agrees with the one-process race ({len(a)} runs)")
+PY
+
+# A campaign with one shard cancelled: held at submission so the cancel comes first.
+said=$(OUT="$work/cancelled" SHARDS=4 DOMINOFIT="$bin" TIME=10:00 SBATCH_ARGS=--hold \
+    bash scripts/campaign-slurm.sh "${race[@]}")
+array=$(sed -n 's/^submitted array job \([0-9]*\) .*/\1/p' <<<"$said")
+merge=$(sed -n 's/.* merge job \([0-9]*\);.*/\1/p' <<<"$said")
+[ -n "$array" ] && [ -n "$merge" ] || fail "no job ids in: $said"
+scancel "${array}_2"
+scontrol release "$array" "$merge"
+state=$(ended "$merge")
+[ "$state" = FAILED ] || fail "the merge of a campaign missing a shard ended $state"
+grep -q "merge: shard 2 of 4 wrote no runs.csv" "$work/cancelled/merge.log" ||
+    fail "the merge's message does not name shard 2: $(cat "$work/cancelled/merge.log")"
+[ ! -e "$work/cancelled/all" ] || fail "a report was merged without shard 2"
+echo "slurm-test: the merge without shard 2 failed: $(cat "$work/cancelled/merge.log")"
+
+stopped=yes
+bash scripts/slurm-down.sh
