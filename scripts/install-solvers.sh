@@ -6,19 +6,10 @@
 set -euo pipefail
 
 packages=(cadical minisat picosat cryptominisat coinor-cbc glpk-utils minisat+ minizinc flatzinc parallel)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
+source "$(dirname "$0")/apt-install.sh"
+apt_install install-solvers "${packages[@]}"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-solvers: Debian packages present (${packages[*]})"
-else
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-    echo "install-solvers: installed ${missing[*]}"
-fi
 
 # Debian has no kissat; the PyPI package passagemath-kissat ships a standalone binary.
 if ! command -v kissat >/dev/null 2>&1; then

@@ -6,17 +6,8 @@
 # the node is idle. scripts/slurm-down.sh stops it all. Needs root, no systemd.
 set -euo pipefail
 
-packages=(slurm-wlm munge)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}" >/dev/null
-    echo "slurm-up: installed ${missing[*]}"
-fi
+source "$(dirname "$0")/apt-install.sh"
+apt_install slurm-up slurm-wlm munge
 
 # munged refuses files it does not own: it runs as the munge user the package made.
 [ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey --create
