@@ -12,7 +12,7 @@ apt_install() {
         echo "$label: Debian packages present ($*)"
     else
         $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
         echo "$label: installed ${missing[*]}"
     fi
 }

@@ -16,13 +16,43 @@ set -euo pipefail
 : "${SHARDS:?set SHARDS to the number of shards (array tasks)}"
 bin=${DOMINOFIT:-target/release/dominofit}
 time=${TIME:-4:00:00}
+if ! [[ $SHARDS =~ ^[1-9][0-9]*$ ]]; then
+    echo "campaign-slurm: SHARDS must be a whole number of shards, not '$SHARDS'" >&2
+    exit 2
+fi
 mkdir -p "$OUT"
+if compgen -G "$OUT/shard-*" >/dev/null || [ -e "$OUT/all" ]; then
+    echo "campaign-slurm: $OUT already holds a campaign; give a new OUT" >&2
+    exit 1
+fi
+# Each shard runs this script with its task id. A shard that ran to its end leaves
+# shard-K.done beside its runs.csv; one stopped by its time limit or scancel (SIGTERM:
+# the race writes what it measured and exits 130 or 143) leaves none, so its partial
+# runs.csv is never merged.
+shard="$OUT/shard.sh"
+{
+    echo '#!/usr/bin/env bash'
+    printf 'out=%q\nshards=%q\nbin=%q\n' "$OUT" "$SHARDS" "$bin"
+    printf 'race=('
+    printf '%q ' "$@"
+    printf ')\n'
+    cat <<'SHARD'
+k=$SLURM_ARRAY_TASK_ID
+status=0
+"$bin" race "${race[@]}" --shard "$k/$shards" --out "$out/shard-$k" || status=$?
+case $status in
+130 | 143) ;;
+*) [ -f "$out/shard-$k/runs.csv" ] && touch "$out/shard-$k.done" ;;
+esac
+exit "$status"
+SHARD
+} > "$shard"
 # shellcheck disable=SC2086 # SBATCH_ARGS is a list of options on purpose
 array=$(sbatch --parsable ${SBATCH_ARGS:-} --array="1-$SHARDS" --cpus-per-task=1 \
-    --time="$time" --job-name=dominofit-race --output="$OUT/shard-%a.log" \
-    --wrap="$(printf '%q ' "$bin" race "$@") --shard \$SLURM_ARRAY_TASK_ID/$SHARDS --out $(printf '%q' "$OUT")/shard-\$SLURM_ARRAY_TASK_ID")
+    --time="$time" --job-name=dominofit-race --output="$OUT/shard-%a.log" "$shard")
+array=${array%%;*} # `id;cluster` on a federated cluster
 # The merge runs once every shard has ended, however it ended (a shard with `unknown`
-# runs exits 3), and merges only if every shard wrote its runs.csv; otherwise it fails
+# runs exits 3), and merges only if every shard ran to its end; otherwise it fails
 # naming the shards that did not.
 merge="$OUT/merge.sh"
 {
@@ -32,10 +62,10 @@ merge="$OUT/merge.sh"
     cat <<'MERGE'
 missing=()
 for i in $(seq 1 "$shards"); do
-    [ -f "$out/shard-$i/runs.csv" ] || missing+=("$i")
+    [ -f "$out/shard-$i.done" ] || missing+=("$i")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "merge: shard ${missing[*]} of $shards wrote no runs.csv (cancelled, failed or out of time: see $out/shard-${missing[0]}.log); nothing merged" >&2
+    echo "merge: shard ${missing[*]} of $shards did not run to its end (cancelled, failed or out of time: see $out/shard-${missing[0]}.log); nothing merged" >&2
     exit 1
 fi
 files=()
@@ -46,4 +76,5 @@ MERGE
 # shellcheck disable=SC2086
 merge_job=$(sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterany:$array" \
     --cpus-per-task=1 --job-name=dominofit-merge --output="$OUT/merge.log" "$merge")
+merge_job=${merge_job%%;*}
 echo "submitted array job $array ($SHARDS shards) and merge job $merge_job; the report goes to $OUT/all"

@@ -26,12 +26,17 @@ for name in slurmctld slurmd slurmstepd; do
     pkill -x "$name" 2>/dev/null
 done
 if command -v munged >/dev/null 2>&1; then
-    runuser -u munge -- /usr/sbin/munged --stop >/dev/null 2>&1
+    runuser -u munge -- /usr/sbin/munged --stop >/dev/null 2>&1 || pkill -x munged
 fi
 for _ in $(seq 20); do
     [ -z "$(running)" ] && break
     sleep 0.5
 done
+# What would not stop is killed.
+for name in $(running); do
+    pkill -KILL -x "$name" 2>/dev/null
+done
+sleep 0.5
 if [ -n "$(running)" ]; then
     echo "slurm-down: still running: $(running | tr '\n' ' ')" >&2
     exit 1

@@ -3,7 +3,8 @@
 # scripts/campaign-slurm.sh over committed workloads in 4 shards, waits for its merge
 # job and checks that the merged report has the statuses and counts of a one-process
 # race; then a second campaign, submitted held, has one shard cancelled (scancel) before
-# it runs, and its merge must fail naming that shard. Stops every daemon at the end
+# it runs, and its merge must fail naming that shard, as must a third's whose shard is
+# cancelled while it runs. Stops every daemon at the end
 # (scripts/slurm-down.sh), leaving nothing running. Needs root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,10 +77,30 @@ scancel "${array}_2"
 scontrol release "$array" "$merge"
 state=$(ended "$merge")
 [ "$state" = FAILED ] || fail "the merge of a campaign missing a shard ended $state"
-grep -q "merge: shard 2 of 4 wrote no runs.csv" "$work/cancelled/merge.log" ||
+grep -q "merge: shard 2 of 4 did not run to its end" "$work/cancelled/merge.log" ||
     fail "the merge's message does not name shard 2: $(cat "$work/cancelled/merge.log")"
 [ ! -e "$work/cancelled/all" ] || fail "a report was merged without shard 2"
 echo "slurm-test: the merge without shard 2 failed: $(cat "$work/cancelled/merge.log")"
+
+# A shard cancelled while it runs: the race writes what it measured, which must not be
+# merged as if the shard were whole.
+said=$(OUT="$work/stopped" SHARDS=1 DOMINOFIT="$bin" TIME=10:00 \
+    bash scripts/campaign-slurm.sh models/huge.jsonl --backends varisat --limit 2 --repeat 1 \
+    --timeout 60)
+array=$(sed -n 's/^submitted array job \([0-9]*\) .*/\1/p' <<<"$said")
+merge=$(sed -n 's/.* merge job \([0-9]*\);.*/\1/p' <<<"$said")
+for _ in $(seq 120); do
+    [ "$(squeue -h -j "${array}_1" -o %T 2>/dev/null)" = RUNNING ] && break
+    sleep 0.5
+done
+sleep 2
+scancel "${array}_1"
+state=$(ended "$merge")
+[ "$state" = FAILED ] || fail "the merge of a campaign with a shard stopped while running ended $state"
+grep -q "merge: shard 1 of 1 did not run to its end" "$work/stopped/merge.log" ||
+    fail "the merge's message does not name shard 1: $(cat "$work/stopped/merge.log")"
+[ ! -e "$work/stopped/all" ] || fail "a report was merged from a shard stopped while running"
+echo "slurm-test: a shard stopped while running is not merged: $(cat "$work/stopped/merge.log")"
 
 stopped=yes
 bash scripts/slurm-down.sh

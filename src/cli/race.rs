@@ -121,7 +121,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
             &dir.join("size.svg"),
             race::size_svg(&rows, &format!("Median time by board size, {what}")).as_bytes(),
         )?;
-        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let command = command_line();
         let page = race::race_page(
             &rows,
             &summary,
@@ -217,4 +217,23 @@ pub(super) fn worker_run(args: WorkerRunArgs) -> Result<ExitCode> {
     )?;
     println!("{}", race::row_to_json(&row)?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command line as it could be typed again: each argument as given (lossily, if it
+/// is not UTF-8), single-quoted when a shell would read it otherwise.
+fn command_line() -> String {
+    let quoted = |arg: std::ffi::OsString| {
+        let arg = arg.to_string_lossy().into_owned();
+        let plain = !arg.is_empty()
+            && (arg.chars()).all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        if plain {
+            arg
+        } else {
+            format!("'{}'", arg.replace('\'', r"'\''"))
+        }
+    };
+    std::env::args_os()
+        .map(quoted)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

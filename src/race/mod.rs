@@ -114,9 +114,10 @@ pub struct RunRow {
     pub end: End,
     /// The backend's failure, for a run that ended in one.
     pub error: Option<String>,
-    /// The first tiling the run found (verified, as every one is), for the race page.
-    /// Not a column of runs.csv: rows read back from one (merged shards, the workers of
-    /// `race --jobs`) have none.
+    /// The first tiling the run found (verified, as every one is), for the race page;
+    /// a race keeps it only on the first run of an instance that found one. Not a column
+    /// of runs.csv: rows read back from one (merged shards, the workers of `race --jobs`)
+    /// have none.
     #[serde(skip)]
     pub tiling: Option<crate::puzzle::Solution>,
 }

@@ -37,7 +37,17 @@ pub fn race(
                 for other in backends {
                     other.settle();
                 }
-                let row = run::measure(workload, instance, backend.as_ref(), &request, options)?;
+                let mut row =
+                    run::measure(workload, instance, backend.as_ref(), &request, options)?;
+                // The page draws one tiling per instance: the others are not kept, so
+                // that what the race holds (and the peak memory it measures) does not
+                // grow with it.
+                if rows[first_row..]
+                    .iter()
+                    .any(|r: &RunRow| r.tiling.is_some())
+                {
+                    row.tiling = None;
+                }
                 // An interrupt ends the race with what it has measured; the run it cut
                 // short is not a measurement.
                 if crate::interrupt::requested() {

@@ -32,6 +32,14 @@ function median(values) {
 function ms(v) {
   return v === null || v === undefined ? "-" : v.toFixed(3);
 }
+// The least and the largest of many numbers (spreading them into Math.min fails past
+// about a hundred thousand).
+function least(values) {
+  return values.reduce((a, b) => (b < a ? b : a), Infinity);
+}
+function largest(values) {
+  return values.reduce((a, b) => (b > a ? b : a), -Infinity);
+}
 function distinct(key) {
   return [...new Set(runs.map((r) => r[key]))].sort();
 }
@@ -71,7 +79,7 @@ function distinct(key) {
       const peaks = mine.map((r) => r.peak_mib).filter((v) => v !== null);
       const row = el("tr");
       [workload, backend, a.instances, a.solved, a.unknown, a.errors, ms(a.median_ms),
-        ms(a.p95_ms), ms(cpu), peaks.length ? Math.max(...peaks).toFixed(1) : "-"]
+        ms(a.p95_ms), ms(cpu), peaks.length ? largest(peaks).toFixed(1) : "-"]
         .forEach((v) => row.appendChild(el("td", v)));
       body.appendChild(row);
     }
@@ -113,7 +121,10 @@ function compare(key) {
     // Missing values (a capped run's time) sort last either way.
     if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1;
     if (y === null || y === undefined) return -1;
-    const order = NUMERIC.has(key) ? x - y : String(x).localeCompare(String(y));
+    const order = NUMERIC.has(key) ? x - y
+      // A count is decimal text of any length: shorter is smaller.
+      : key === "count" ? x.length - y.length || (x < y ? -1 : x > y ? 1 : 0)
+      : String(x).localeCompare(String(y));
     return state.descending ? -order : order;
   };
 }
@@ -126,7 +137,7 @@ function drawRuns() {
     (!text || COLUMNS.some((c) => shown(r[c], c).toLowerCase().includes(text))));
   if (state.sort) rows = rows.slice().sort(compare(state.sort));
   // A page of rows at a time: ten thousand rows drawn at once take seconds to open.
-  const size = Number(document.getElementById("page-size").value) || rows.length;
+  const size = Number(document.getElementById("page-size").value) || Math.max(rows.length, 1);
   const pages = Math.max(1, Math.ceil(rows.length / size));
   state.page = Math.min(Math.max(state.page, 0), pages - 1);
   const first = state.page * size;
@@ -276,8 +287,8 @@ function drawScatter() {
   const pairs = runs.filter((r) => r.backend === bx && ys.has(key(r)))
     .map((r) => [r, ys.get(key(r))]);
   const times = pairs.flatMap(([a, b]) => [a.time_ms, b.time_ms]).filter((t) => t > 0);
-  const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...times, 1))));
-  const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...times, 1))) + 0.5);
+  const lo = Math.pow(10, Math.floor(Math.log10(Math.min(least(times), 1))));
+  const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(largest(times), 1))) + 0.5);
   const size = 420, pad = 50;
   const scale = (t) => pad + (Math.log10(t) - Math.log10(lo)) /
     (Math.log10(hi) - Math.log10(lo)) * (size - 2 * pad);
