@@ -39,6 +39,18 @@ ended() {
     fail "job $1 did not end within five minutes (state $state)"
 }
 
+# The merge job $2 of the campaign in $1 must fail naming shard $3 of $4, and merge
+# nothing ($5 says which case this is).
+refused() {
+    local state
+    state=$(ended "$2")
+    [ "$state" = FAILED ] || fail "$5: the merge ended $state"
+    grep -q "merge: shard $3 of $4 did not run to its end" "$1/merge.log" ||
+        fail "$5: the merge's message does not name shard $3: $(cat "$1/merge.log")"
+    [ ! -e "$1/all" ] || fail "$5: a report was merged"
+    echo "slurm-test: $5: $(cat "$1/merge.log")"
+}
+
 bash scripts/slurm-up.sh
 race=(models/observed.jsonl models/game.jsonl --backends native,dp --limit 2 --repeat 1)
 "$bin" race "${race[@]}" --out "$work/one" >/dev/null
@@ -75,12 +87,7 @@ merge=$(sed -n 's/.* merge job \([0-9]*\);.*/\1/p' <<<"$said")
 [ -n "$array" ] && [ -n "$merge" ] || fail "no job ids in: $said"
 scancel "${array}_2"
 scontrol release "$array" "$merge"
-state=$(ended "$merge")
-[ "$state" = FAILED ] || fail "the merge of a campaign missing a shard ended $state"
-grep -q "merge: shard 2 of 4 did not run to its end" "$work/cancelled/merge.log" ||
-    fail "the merge's message does not name shard 2: $(cat "$work/cancelled/merge.log")"
-[ ! -e "$work/cancelled/all" ] || fail "a report was merged without shard 2"
-echo "slurm-test: the merge without shard 2 failed: $(cat "$work/cancelled/merge.log")"
+refused "$work/cancelled" "$merge" 2 4 "a shard cancelled before it ran"
 
 # A shard cancelled while it runs: the race writes what it measured, which must not be
 # merged as if the shard were whole.
@@ -95,12 +102,7 @@ for _ in $(seq 120); do
 done
 sleep 2
 scancel "${array}_1"
-state=$(ended "$merge")
-[ "$state" = FAILED ] || fail "the merge of a campaign with a shard stopped while running ended $state"
-grep -q "merge: shard 1 of 1 did not run to its end" "$work/stopped/merge.log" ||
-    fail "the merge's message does not name shard 1: $(cat "$work/stopped/merge.log")"
-[ ! -e "$work/stopped/all" ] || fail "a report was merged from a shard stopped while running"
-echo "slurm-test: a shard stopped while running is not merged: $(cat "$work/stopped/merge.log")"
+refused "$work/stopped" "$merge" 1 1 "a shard cancelled while it ran"
 
 stopped=yes
 bash scripts/slurm-down.sh
