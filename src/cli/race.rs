@@ -113,14 +113,10 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
             [0] => "counting",
             _ => "first solution",
         };
-        files::write_atomically(
-            &dir.join("cactus.svg"),
-            race::cactus_svg(&rows, &format!("Instances solved, {what}")).as_bytes(),
-        )?;
-        files::write_atomically(
-            &dir.join("size.svg"),
-            race::size_svg(&rows, &format!("Median time by board size, {what}")).as_bytes(),
-        )?;
+        let cactus = race::cactus_svg(&rows, &format!("Instances solved, {what}"));
+        let size = race::size_svg(&rows, &format!("Median time by board size, {what}"));
+        files::write_atomically(&dir.join("cactus.svg"), cactus.as_bytes())?;
+        files::write_atomically(&dir.join("size.svg"), size.as_bytes())?;
         let command = command_line();
         let page = race::race_page(
             &rows,
@@ -129,6 +125,7 @@ pub(super) fn race(args: RaceArgs) -> Result<ExitCode> {
                 what,
                 command: &command,
                 boards: raced.as_deref(),
+                plots: [&cactus, &size],
             },
         )?;
         files::write_atomically(&dir.join("index.html"), page.as_bytes())?;

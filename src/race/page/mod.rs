@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::escape::xml;
 use crate::puzzle::{Instance, InstanceJson, Solution};
 
-use super::{RunRow, Summary, cactus_svg, row_to_json, size_svg};
+use super::{RunRow, Summary, row_to_json};
 
 const SCRIPT: &str = include_str!("page.js");
 const STYLE: &str = include_str!("page.css");
@@ -33,6 +33,8 @@ pub struct PageInfo<'a> {
     /// The boards raced, by workload file, to draw an instance when it is clicked
     /// (`None` for merged shards, whose runs.csv files do not hold them).
     pub boards: Option<&'a [(String, Vec<Instance>)]>,
+    /// The cactus and size plots, as written beside the page (`cactus.svg`, `size.svg`).
+    pub plots: [&'a str; 2],
 }
 
 /// A board drawn on the page, with the first tiling a backend found for it.
@@ -121,8 +123,8 @@ pub fn race_page(
          <script type=\"application/json\" id=\"race-data\">{data}</script>\n\
          <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
         title = xml(&title),
-        cactus = cactus_svg(rows, &format!("Instances solved, {}", info.what)),
-        size = size_svg(rows, &format!("Median time by board size, {}", info.what)),
+        cactus = info.plots[0],
+        size = info.plots[1],
         data = script_safe(&data),
     ))
 }
