@@ -2,6 +2,13 @@
 //! merge the shards of a campaign. The columns are the fields of [`Record`], written
 //! and read through its serde derives; the header names them, so a file from another
 //! version is recognised by its header and refused with the version it needs.
+//!
+//! Text cells (workload, instance, backend, error) are written so that a spreadsheet
+//! reads them as text, never as a formula (CSV injection): a cell that starts with `=`,
+//! `+`, `-`, `@`, a tab or a carriage return — or with `'`, the mark itself — gets a `'`
+//! in front, as OWASP advises; reading takes the mark off again, so a merge reads back
+//! exactly what the race measured. Cells are quoted where CSV needs it (a separator, a
+//! quote or a line break inside), not everywhere, so that lines stay easy to grep.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +40,22 @@ struct Record {
     count: Option<String>,
     end: String,
     error: Option<String>,
+}
+
+/// A text cell as written: formula-looking text behind a `'`.
+fn to_cell(text: &str) -> String {
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '\'') => format!("'{text}"),
+        _ => text.to_string(),
+    }
+}
+
+/// A text cell as read: the mark [`to_cell`] added taken off.
+fn from_cell(cell: String) -> String {
+    match cell.strip_prefix('\'') {
+        Some(text) => text.to_string(),
+        None => cell,
+    }
 }
 
 /// The header a file of this version has: [`Record`]'s fields in order.
@@ -81,6 +104,24 @@ impl Record {
             end: r.end.name().to_string(),
             error: r.error.clone(),
         }
+    }
+
+    /// The record as a spreadsheet must read it: text cells through [`to_cell`].
+    fn for_spreadsheet(mut self) -> Record {
+        self.workload = to_cell(&self.workload);
+        self.instance = to_cell(&self.instance);
+        self.backend = to_cell(&self.backend);
+        self.error = self.error.as_deref().map(to_cell);
+        self
+    }
+
+    /// The record as the race made it, from [`Record::for_spreadsheet`]'s cells.
+    fn read_from_spreadsheet(mut self) -> Record {
+        self.workload = from_cell(self.workload);
+        self.instance = from_cell(self.instance);
+        self.backend = from_cell(self.backend);
+        self.error = self.error.map(from_cell);
+        self
     }
 
     /// The row, with every field checked the way the race writes it.
@@ -165,6 +206,7 @@ pub fn read_runs_csv(input: impl std::io::Read, origin: &str) -> Result<Vec<RunR
         let line = k + 2;
         let row = record
             .map_err(|e| format!("{origin}: line {line}: {e}"))?
+            .read_from_spreadsheet()
             .into_row()
             .map_err(|e| format!("{origin}: line {line}: {e}"))?;
         rows.push(row);
@@ -182,7 +224,7 @@ pub fn write_runs_csv(rows: &[RunRow], out: impl std::io::Write) -> Result<(), c
         w.write_record(HEADER)?;
     }
     for r in rows {
-        w.serialize(Record::of(r))?;
+        w.serialize(Record::of(r).for_spreadsheet())?;
     }
     w.flush()?;
     Ok(())
