@@ -149,8 +149,22 @@ impl Document<'_> {
     pub fn value(&self) -> Result<Value, InputError> {
         crate::puzzle::strict_json::from_str(self.text).map_err(|e| InputError::Json {
             origin: self.origin.clone(),
-            message: format!("{e}"),
+            message: self.fault(&e),
         })
+    }
+
+    /// The JSON reader's message, placed once: a workload's document is one line, which
+    /// the origin names already, so only the column stays (not "line 3: … at line 1").
+    fn fault(&self, e: &serde_json::Error) -> String {
+        let message = e.to_string();
+        if self.origin.line.is_none() || e.line() != 1 {
+            return message;
+        }
+        let at = format!(" at line 1 column {}", e.column());
+        match message.strip_suffix(&at) {
+            Some(bare) => format!("{bare} at column {}", e.column()),
+            None => message,
+        }
     }
 }
 
