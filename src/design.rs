@@ -169,10 +169,28 @@ pub fn unique(
     index: u64,
     options: &DesignOptions,
 ) -> Result<Certified, DesignError> {
+    unique_watched(rows, cols, seed, index, options, &mut |_| {})
+}
+
+/// [`unique`], telling `watch` each step as it starts: a large board takes minutes.
+///
+/// # Errors
+/// As [`unique`].
+pub fn unique_watched(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    options: &DesignOptions,
+    watch: &mut dyn FnMut(Step),
+) -> Result<Certified, DesignError> {
     let (mut instance, mut tiling) = planted(rows, cols, seed, index)?;
     let mut rng = design_rng(seed, index);
     instance.name = format!("unique-{rows}x{cols}-s{seed}-{}", index + 1);
+    let (mut check, mut holes) = (0u32, 0);
     loop {
+        check = check.saturating_add(1);
+        watch(Step::UniqueCheck { check, holes });
         let report = prove(&instance, 2, options.timeout)?;
         match report.status {
             Status::Unique => {
@@ -201,6 +219,7 @@ pub fn unique(
                 blocked[r2 * cols + c2] = true;
                 tiling = Solution::from_pieces(tiling.pieces().filter(|p| *p != hole));
                 instance = with_clues_of(instance.name, rows, cols, blocked, &tiling)?;
+                holes += 1;
             }
             _ => {
                 return Err(DesignError::Undecided {
@@ -210,6 +229,28 @@ pub fn unique(
             }
         }
     }
+}
+
+/// Where a long design run has got to, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `unique`: uniqueness check number `check`, after `holes` pieces of the planted
+    /// tiling were made holes.
+    UniqueCheck {
+        /// One-based.
+        check: u32,
+        /// Pieces made holes so far.
+        holes: usize,
+    },
+    /// `unsat`: candidates are being made and ranked by the native search.
+    Ranking,
+    /// `unsat`: the independent refutation of ranked candidate `candidate` of `of`.
+    Refuting {
+        /// One-based.
+        candidate: usize,
+        /// Candidates ranked.
+        of: usize,
+    },
 }
 
 /// Moves crossing pieces between cuts of a planted board and rewrites its clues to
@@ -417,6 +458,22 @@ pub fn unsat(
     index: u64,
     options: &DesignOptions,
 ) -> Result<Certified, DesignError> {
+    unsat_watched(rows, cols, seed, index, options, &mut |_| {})
+}
+
+/// [`unsat`], telling `watch` each step as it starts.
+///
+/// # Errors
+/// As [`unsat`].
+pub fn unsat_watched(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    options: &DesignOptions,
+    watch: &mut dyn FnMut(Step),
+) -> Result<Certified, DesignError> {
+    watch(Step::Ranking);
     // Some planted boards have no unsatisfiable neighbour that inversion lets through;
     // then the next planted board of a stream of its own is tried.
     let rounds = 4u32;
@@ -446,7 +503,12 @@ pub fn unsat(
         }
     }
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    for (nodes, _, mut candidate) in ranked {
+    let of = ranked.len();
+    for (k, (nodes, _, mut candidate)) in ranked.into_iter().enumerate() {
+        watch(Step::Refuting {
+            candidate: k + 1,
+            of,
+        });
         if let Some(prover) = refute_independently(&candidate, options.timeout)? {
             candidate.name = format!("unsat-{rows}x{cols}-s{seed}-{}", index + 1);
             return Ok(Certified {

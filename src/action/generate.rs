@@ -102,7 +102,10 @@ impl GenerateRequest {
     /// # Errors
     /// [`GenerateError::TooMany`], [`GenerateError::NoPool`].
     pub fn checked(self) -> Result<GenerateRequest, GenerateError> {
-        // What `solve` would refuse to read, `generate` refuses to write.
+        // What `solve` would refuse to read, `generate` refuses to write: before any
+        // board is made, so that every bad size is the same usage error.
+        crate::puzzle::generate::check_size(self.rows, self.cols)
+            .map_err(|e| GenerateError::Design(DesignError::Generate(e)))?;
         let cells = (self.rows as u128) * (self.cols as u128) * u128::from(self.count);
         if cells > MAX_WORKLOAD_CELLS as u128 {
             return Err(GenerateError::TooMany {
@@ -122,10 +125,28 @@ impl GenerateRequest {
     /// # Errors
     /// Bad sizes, or a failed certifying run.
     pub fn board(&self, index: u64) -> Result<Generated, GenerateError> {
+        self.board_watched(index, &mut |_| {})
+    }
+
+    /// [`GenerateRequest::board`], telling `watch` each step of a certified board's
+    /// making as it starts.
+    ///
+    /// # Errors
+    /// As [`GenerateRequest::board`].
+    pub fn board_watched(
+        &self,
+        index: u64,
+        watch: &mut dyn FnMut(design::Step),
+    ) -> Result<Generated, GenerateError> {
         let (rows, cols, seed) = (self.rows, self.cols, self.seed);
+        let options = &self.design;
         let certified = match self.kind {
-            BoardKind::Unique => Some(design::unique(rows, cols, seed, index, &self.design)?),
-            BoardKind::Unsat => Some(design::unsat(rows, cols, seed, index, &self.design)?),
+            BoardKind::Unique => Some(design::unique_watched(
+                rows, cols, seed, index, options, watch,
+            )?),
+            BoardKind::Unsat => Some(design::unsat_watched(
+                rows, cols, seed, index, options, watch,
+            )?),
             BoardKind::Planted | BoardKind::Open => None,
         };
         let instance = match (&certified, self.kind) {

@@ -284,9 +284,10 @@ pub(super) struct SolveArgs {
     pub(super) repeat: Option<u32>,
     /// After each decisive answer, write a certificate bundle into DIR/NAME that anyone
     /// can check with `check-certificate`: the tilings, and for `unsat` and `unique` the
-    /// raw-rules CNF (no clue inversion) and a DRAT proof that it has no (further)
-    /// model. The prover gets its own --timeout; a prover that finds a model the answer
-    /// rules out is an error naming the board.
+    /// raw rules (no clue inversion) with a proof that they have no (further) solution:
+    /// by default (--prover native) `rules.opb` and a VeriPB cutting-planes proof, with a
+    /// SAT prover `rules.cnf` and a DRAT proof. The prover gets its own --timeout; a
+    /// prover that finds a model the answer rules out is an error naming the board.
     #[arg(long, value_name = "DIR", conflicts_with = "repeat")]
     pub(super) certify: Option<PathBuf>,
     #[command(flatten)]
@@ -400,12 +401,19 @@ pub(super) struct GenerateArgs {
     #[arg(long, short)]
     pub(super) output: Option<PathBuf>,
     /// --unique, --unsat: write a certificate bundle of each board into DIR/NAME, as
-    /// `solve --certify` does (the raw-rules CNF and a DRAT proof from a prover other than
-    /// the generator's own search).
+    /// `solve --certify` does: the raw rules with a proof checked by another program
+    /// than the generator (by default `rules.opb` and a VeriPB proof; with a SAT
+    /// --prover, `rules.cnf` and a DRAT proof).
     #[arg(long, value_name = "DIR")]
     pub(super) certify: Option<PathBuf>,
     #[command(flatten)]
     pub(super) prover: ProverArg,
+    /// --unique, --unsat: stop at the first board whose check fails (its uniqueness check
+    /// reaches --timeout, no candidate is refuted, its certificate cannot be written),
+    /// exit 1 and write nothing. Default: such a board is reported and skipped, every
+    /// other board is written, and the exit status is 3.
+    #[arg(long)]
+    pub(super) strict: bool,
 }
 
 /// Most timed calls per instance: enough for a stable median of microsecond runs, and

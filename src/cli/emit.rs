@@ -4,6 +4,7 @@ use super::args::*;
 use super::errors::UsageError;
 use super::files;
 use super::progress::Progress;
+use super::say::say;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -99,29 +100,79 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
         )?),
         None => None,
     };
-    let progress = Progress::new(args.count.try_into().unwrap_or(usize::MAX));
-    // Boards are streamed as they are made: into a temporary file renamed into place
-    // at the end (nothing half-written is left on an error), or to standard output.
+    let certified = matches!(kind, BoardKind::Unique | BoardKind::Unsat);
+    // A certified board can take minutes: the bar shows even for one board, and Ctrl-C
+    // ends the run after the boards finished so far are written.
+    let progress = if certified {
+        Progress::always(args.count.try_into().unwrap_or(usize::MAX))
+    } else {
+        Progress::new(args.count.try_into().unwrap_or(usize::MAX))
+    };
+    if certified {
+        dominofit::interrupt::set_graceful(true);
+    }
+    let mut skipped = 0u64;
+    let mut written = 0u64;
+    // Boards are streamed as they are made, each flushed as soon as it is certified: into
+    // a temporary file renamed into place at the end (a reader never sees half a board,
+    // and the boards finished before a skipped board or Ctrl-C are kept), or to
+    // standard output.
     let mut fill = |out: &mut dyn Write| -> Result<()> {
         for index in 0..request.count {
-            match kind {
-                BoardKind::Unique => progress.show(index as usize, "certifying uniqueness"),
-                BoardKind::Unsat => progress.show(index as usize, "proving unsatisfiability"),
-                BoardKind::Planted | BoardKind::Open => {}
-            }
-            let made = request.board(index)?;
+            let shown = index as usize;
+            let made = request.board_watched(index, &mut |step| {
+                progress.show(shown, &step_words(index, step));
+            });
+            let made = match made {
+                Ok(made) => made,
+                Err(_) if dominofit::interrupt::requested() => break,
+                Err(error) if args.strict => {
+                    return Err(error).with_context(|| format!("board {}", index + 1));
+                }
+                Err(error) => {
+                    skipped += 1;
+                    progress.suspend(|| {
+                        say!(
+                            "warning: board {} skipped: {}",
+                            index + 1,
+                            terminal(&error.to_string())
+                        )
+                    });
+                    continue;
+                }
+            };
             if let (Some(certifier), Some(c)) = (&certifier, &made.certified) {
-                progress.show(index as usize, "writing its certificate");
+                progress.show(shown, "writing its certificate");
                 let tilings: Vec<_> = c.solution.iter().cloned().collect();
-                certifier
-                    .certify_answer(&c.instance, c.status, &tilings, &c.prover)
-                    .with_context(|| {
-                        format!("board `{}`: no certificate", terminal(&c.instance.name))
-                    })?;
+                let done = certifier.certify_answer(&c.instance, c.status, &tilings, &c.prover);
+                if let Err(error) = done {
+                    if dominofit::interrupt::requested() {
+                        break;
+                    }
+                    let error = anyhow::Error::from(error).context(format!(
+                        "board `{}`: no certificate",
+                        terminal(&c.instance.name)
+                    ));
+                    if args.strict {
+                        return Err(error);
+                    }
+                    skipped += 1;
+                    progress.suspend(|| {
+                        say!(
+                            "warning: board {} skipped: {}",
+                            index + 1,
+                            super::describe(&error)
+                        )
+                    });
+                    continue;
+                }
             }
-            progress.clear();
             writeln!(out, "{}", made.instance.to_json())?;
+            out.flush()?;
+            written += 1;
+            progress.show(shown + 1, "");
         }
+        progress.clear();
         Ok(())
     };
     match &args.output {
@@ -132,5 +183,36 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             stdout.flush()?;
         }
     }
+    if dominofit::interrupt::requested() {
+        say!("interrupted after {written} board{}", plural(written));
+        return Err(dominofit::backend::BackendError::Interrupted.into());
+    }
+    if skipped > 0 {
+        say!(
+            "{written} board{} written, {skipped} skipped (--strict stops at the first)",
+            plural(written)
+        );
+        return Ok(ExitCode::from(3));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What the progress bar says of a certified board's making.
+fn step_words(index: u64, step: dominofit::design::Step) -> String {
+    use dominofit::design::Step;
+    let board = index + 1;
+    match step {
+        Step::UniqueCheck { check, holes } => format!(
+            "board {board}: uniqueness check {check} ({holes} piece{} made holes)",
+            if holes == 1 { "" } else { "s" }
+        ),
+        Step::Ranking => format!("board {board}: ranking candidates"),
+        Step::Refuting { candidate, of } => {
+            format!("board {board}: proving candidate {candidate} of {of} unsatisfiable")
+        }
+    }
 }

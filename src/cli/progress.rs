@@ -24,6 +24,22 @@ impl Progress {
         Progress { bar }
     }
 
+    /// A bar of `total` steps, shown (on a terminal) even for one step: for work whose
+    /// single step takes minutes.
+    pub(super) fn always(total: usize) -> Progress {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed} {msg}")
+        {
+            bar.set_style(style);
+        }
+        Progress { bar }
+    }
+
+    /// Runs `f` (which writes a line to standard error) with the bar out of its way.
+    pub(super) fn suspend(&self, f: impl FnOnce()) {
+        self.bar.suspend(f);
+    }
+
     /// `done` steps are done; `name` says what runs now (shown escaped).
     pub(super) fn show(&self, done: usize, name: &str) {
         self.bar.set_position(done as u64);

@@ -84,6 +84,21 @@ pub fn planted_open(
     plant(rows, cols, seed, index, false)
 }
 
+/// Whether a board of `rows` × `cols` can be generated: not empty, and within the
+/// limits of the parser (what `generate` writes, `solve` must read).
+///
+/// # Errors
+/// An empty or too large board.
+pub fn check_size(rows: usize, cols: usize) -> Result<(), GenerateError> {
+    if rows == 0 || cols == 0 {
+        return Err(GenerateError::Empty { rows, cols });
+    }
+    if rows > MAX_SIDE || cols > MAX_SIDE || rows.checked_mul(cols).is_none_or(|a| a > MAX_CELLS) {
+        return Err(GenerateError::TooLarge { rows, cols });
+    }
+    Ok(())
+}
+
 fn plant(
     rows: usize,
     cols: usize,
@@ -91,13 +106,7 @@ fn plant(
     index: u64,
     holes: bool,
 ) -> Result<(Instance, Solution), GenerateError> {
-    if rows == 0 || cols == 0 {
-        return Err(GenerateError::Empty { rows, cols });
-    }
-    // The limits of the parser: what `generate` writes, `solve` must read.
-    if rows > MAX_SIDE || cols > MAX_SIDE || rows.checked_mul(cols).is_none_or(|a| a > MAX_CELLS) {
-        return Err(GenerateError::TooLarge { rows, cols });
-    }
+    check_size(rows, cols)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
 
