@@ -393,6 +393,9 @@ fn version() -> &'static str {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The Python process is the host's: its other children are not dominofit's to reap.
     dominofit::interrupt::leave_strays_alone();
+    // SIGTERM left at its default would end the interpreter with a solver running and
+    // its files in place; it still ends the interpreter, after the clean-up.
+    dominofit::interrupt::terminate_cleanly_on_sigterm();
     m.add("DominofitError", m.py().get_type::<DominofitError>())?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

@@ -492,6 +492,50 @@ print(interrupted)
     assert list(scratch.iterdir()) == []
 
 
+@pytest.mark.parametrize("backend", ["cadical", "varisat"])
+def test_sigterm_during_a_call_leaves_nothing(tmp_path, backend):
+    """SIGTERM to an interpreter in the middle of a call still ends it by SIGTERM, as
+    the default action does, but only after the call's solver is killed (and reaped)
+    and its temporary directory (the formula) removed."""
+    if backend == "cadical":
+        require("cadical")
+    script = f"""
+import json, dominofit
+huge = json.loads(open({str(MODELS / "huge.jsonl")!r}).read().splitlines()[-1])
+print("started", flush=True)
+dominofit.solve(huge, backend={backend!r}, limit=0, timeout=60)
+print("finished", flush=True)
+"""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, TMPDIR=str(scratch)))
+    try:
+        assert child.stdout.readline().strip() == "started"
+        # The solver (or the worker) runs once a process other than the interpreter
+        # names the scratch directory and the formula or its directory is there.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            others = [pid for pid in processes_naming(scratch) if pid != child.pid]
+            if others and any(scratch.iterdir()):
+                break
+            time.sleep(0.02)
+        else:
+            pytest.fail("the solver never started")
+        time.sleep(0.2)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == -signal.SIGTERM, (child.returncode, out, err)
+    assert "finished" not in out
+    assert processes_naming(scratch) == []
+    assert list(scratch.iterdir()) == []
+
+
 def _answer_or_message(call):
     try:
         return ("answer", without_time(call()))

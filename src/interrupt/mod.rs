@@ -25,10 +25,12 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 mod call;
+mod term;
 
 pub use call::{call_stop, call_stopped, poll_host, stopped_here, with_call_stop, with_host_poll};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
+pub use term::terminate_cleanly_on_sigterm;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
@@ -112,6 +114,22 @@ pub fn set_graceful(on: bool) {
 pub fn exit(code: i32) -> ! {
     let _live = clean_up_locked();
     std::process::exit(code)
+}
+
+/// Ends the process by `signal`, as the signal's default action would, after the
+/// clean-up of [`exit`]; the leaders of the killed groups are reaped first, so that none
+/// is left a zombie under a parent that does not reap.
+pub fn terminate(signal: Signal) -> ! {
+    let live = clean_up_locked();
+    for &group in &live.groups {
+        let _ = nix::sys::wait::waitpid(Pid::from_raw(group), None);
+    }
+    // SAFETY: restoring the default action of the signal about to be raised.
+    unsafe {
+        let _ = nix::sys::signal::signal(signal, nix::sys::signal::SigHandler::SigDfl);
+    }
+    let _ = nix::sys::signal::raise(signal);
+    std::process::exit(128 + signal as i32)
 }
 
 /// What [`exit`] does before exiting, for a process that is about to end normally while
