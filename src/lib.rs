@@ -33,6 +33,9 @@
 // Index loops mirror the paper's subscripts (u_i, t_j, ...); iterator chains would hide them.
 #![allow(clippy::needless_range_loop)]
 #![warn(missing_docs)]
+// The library reports through its return values; the command line decides what reaches a
+// terminal (and how a closed one is met).
+#![deny(clippy::print_stderr, clippy::print_stdout)]
 
 /// `FromStr` for an option enum that lists itself in `ALL` and names each member with
 /// `name()`, and the error for a name that is none of them: a new member is parsed

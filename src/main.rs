@@ -1,5 +1,9 @@
 //! The `dominofit` command line: parse arguments, call the library, print.
 
+// Standard error is written through `cli::say` alone, which survives a closed stream;
+// standard output through writers whose errors are handled (a reader that went away).
+#![deny(clippy::print_stderr, clippy::print_stdout)]
+
 mod cli;
 
 /// Small boards are solved in microseconds, where allocation is a large share of the
@@ -31,7 +35,7 @@ fn main() -> ExitCode {
         let again = SEEN.swap(true, Ordering::SeqCst);
         interrupt::request();
         if again || !interrupt::graceful() {
-            eprintln!("interrupted");
+            cli::say!("interrupted");
             interrupt::exit(130);
         }
     });
@@ -40,14 +44,14 @@ fn main() -> ExitCode {
     interrupt::clean_up();
     match result {
         Ok(_) | Err(_) if interrupt::requested() => {
-            eprintln!("interrupted");
+            cli::say!("interrupted");
             interrupt::exit(130)
         }
         Ok(code) => code,
         // A reader that went away (`dominofit solve w.jsonl | head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {}", cli::describe(&error));
+            cli::say!("error: {}", cli::describe(&error));
             ExitCode::from(cli::exit_code(&error))
         }
     }

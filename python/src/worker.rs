@@ -1,7 +1,15 @@
 //! Worker processes of this interpreter: in-process solvers that cannot be stopped
 //! (varisat, microlp) run there, killed at the deadline or on Ctrl-C.
 
+use std::io::Write;
+
 use pyo3::prelude::*;
+
+/// A line on standard error, dropped when standard error is closed (`eprintln!` would
+/// panic there, inside the interpreter).
+fn say(message: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr().lock(), "{message}");
+}
 
 /// From now on, in-process solvers that cannot be stopped run as `COMMAND… worker-solve
 /// BACKEND`: the package passes this interpreter and the code that calls [`worker`].
@@ -15,11 +23,11 @@ pub fn register_worker(command: Vec<String>) {
 #[pyfunction]
 pub fn worker(py: Python<'_>, args: Vec<String>) -> i32 {
     let [command, backend] = args.as_slice() else {
-        eprintln!("worker: expected `worker-solve BACKEND`");
+        say(format_args!("worker: expected `worker-solve BACKEND`"));
         return 2;
     };
     if command != "worker-solve" {
-        eprintln!("worker: unknown command `{command}`");
+        say(format_args!("worker: unknown command `{command}`"));
         return 2;
     }
     let solved = py.detach(|| {
@@ -35,7 +43,7 @@ pub fn worker(py: Python<'_>, args: Vec<String>) -> i32 {
     match solved {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("worker: {e}");
+            say(format_args!("worker: {e}"));
             1
         }
     }

@@ -10,6 +10,7 @@ mod files;
 mod output;
 mod progress;
 mod race;
+pub(crate) mod say;
 mod schema;
 mod show;
 mod solve;
@@ -22,6 +23,7 @@ use anyhow::Result;
 pub use args::Cli;
 use args::Command;
 pub use errors::{describe, exit_code};
+pub(crate) use say::say;
 
 /// Runs one command line: each subcommand is a file of its own.
 pub fn run(cli: Cli) -> Result<ExitCode> {

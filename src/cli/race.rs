@@ -212,7 +212,7 @@ pub(super) fn worker_run(args: WorkerRunArgs) -> Result<ExitCode> {
         &request,
         &options,
     )?;
-    println!("{}", race::row_to_json(&row)?);
+    writeln!(std::io::stdout().lock(), "{}", race::row_to_json(&row)?)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,6 +3,7 @@
 use super::args::*;
 use super::errors::UsageError;
 use super::files;
+use super::say::say;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -159,7 +160,7 @@ pub(super) fn backends(args: &BackendsArgs) -> Result<ExitCode> {
             writeln!(stdout, "{}", serde_json::to_string(line)?)?;
         }
         for broken in &descriptors.broken {
-            eprintln!("unreadable descriptor: {}", terminal(&broken.to_string()));
+            say!("unreadable descriptor: {}", terminal(&broken.to_string()));
         }
         return Ok(ExitCode::SUCCESS);
     }

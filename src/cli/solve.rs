@@ -4,6 +4,7 @@ use super::args::*;
 use super::errors::{UsageError, backend_named};
 use super::output;
 use super::progress::Progress;
+use super::say::say;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -149,7 +150,7 @@ impl Tally {
         match result {
             Ok(report) => {
                 for why in &report.header().counters.set_aside {
-                    eprintln!(
+                    say!(
                         "warning: instance `{}`: portfolio member set aside: {}",
                         terminal(&instance.name),
                         terminal(why)
@@ -160,7 +161,7 @@ impl Tally {
             Err(BackendError::Interrupted) => Err(BackendError::Interrupted.into()),
             Err(error) => {
                 self.failed += 1;
-                eprintln!(
+                say!(
                     "error: instance `{}`: {}",
                     terminal(&instance.name),
                     terminal(&error.to_string())
@@ -186,7 +187,7 @@ impl Tally {
             return Err(BackendError::Interrupted.into());
         }
         self.failed += 1;
-        eprintln!(
+        say!(
             "error: instance `{}`: no certificate: {}",
             terminal(&instance.name),
             terminal(&error.to_string())
