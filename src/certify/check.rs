@@ -124,6 +124,12 @@ pub fn check_bundle(
     deadline: Option<Instant>,
 ) -> Result<Result<Accepted, Rejection>, CheckError> {
     let read = |file: &'static str| read_small(&dir.join(file), file);
+    if is_unfinished(dir) {
+        return Ok(Err(Rejection::NotBundle(
+            "an unfinished bundle (`.partial-…` is the name a bundle has while it is \
+             written); not checked",
+        )));
+    }
     if !dir.is_dir() {
         return Ok(Err(Rejection::NotBundle("a file, not a directory")));
     }
@@ -360,8 +366,9 @@ fn first_difference(expected: &[u8], given: &[u8]) -> Option<String> {
     }
 }
 
-/// The bundles under `dir`: itself when it holds `certificate.json`, else every entry
-/// (but bundles still being written), in name order, each to be checked as a bundle.
+/// The bundles under `dir`: itself when it holds `certificate.json`, else every entry, in
+/// name order, each to be checked as a bundle (one still being written, `.partial-…`,
+/// is rejected as unfinished: a name is no proof of what a directory holds).
 ///
 /// # Errors
 /// The directory cannot be read.
@@ -374,12 +381,13 @@ pub fn bundles_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     // cannot read would accept a directory of nothing.
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| {
-            // A bundle still being written (`.partial-…`) is not one yet.
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(".partial-"))
-        })
         .collect();
     found.sort();
     Ok(found)
+}
+
+/// Whether `dir` has the name of a bundle still being written.
+fn is_unfinished(dir: &Path) -> bool {
+    dir.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with(".partial-"))
 }

@@ -24,6 +24,14 @@ pub enum CheckError {
             --locked veripb`, or scripts/install-solvers.sh), or name it with --veripb",
     })]
     NoChecker(ProofSystem),
+    /// The checker the user named is not a program that exists.
+    #[error("the checker `{program}` named with {option} is not a file{}", if .program.contains('/') { "" } else { " on the PATH" })]
+    NamedMissing {
+        /// The program, as named (escaped for the terminal).
+        program: String,
+        /// The option that named it.
+        option: &'static str,
+    },
     /// The private copy of the formula for the checker could not be written.
     #[error("cannot write a private copy of the formula: {source}")]
     Private {
@@ -63,9 +71,17 @@ impl Checker {
             Some(p) => on_path(p),
             None => defaults.iter().find_map(|p| on_path(p)),
         };
-        found
-            .map(|program| Checker { program, system })
-            .ok_or(CheckError::NoChecker(system))
+        match (found, program) {
+            (Some(program), _) => Ok(Checker { program, system }),
+            (None, Some(named)) => Err(CheckError::NamedMissing {
+                program: crate::escape::terminal(named),
+                option: match system {
+                    ProofSystem::Drat => "--checker",
+                    ProofSystem::Veripb => "--veripb",
+                },
+            }),
+            (None, None) => Err(CheckError::NoChecker(system)),
+        }
     }
 
     /// The program's file name.
@@ -84,6 +100,11 @@ impl Checker {
     ) -> Result<Result<(), String>, CheckError> {
         let mut command = std::process::Command::new(&self.program);
         command.arg(cnf).arg(proof);
+        // VeriPB and rate are Rust programs: under the caller's `RUST_BACKTRACE` a
+        // rejection ends in a backtrace, whose last line would stand for the reason.
+        command
+            .env_remove("RUST_BACKTRACE")
+            .env_remove("RUST_LIB_BACKTRACE");
         let limits = process::Limits {
             deadline,
             stop: &|| false,
@@ -100,9 +121,14 @@ impl Checker {
         }
         let said = |line: &str| run.stdout.lines().any(|l| l.trim_end() == line);
         let accepted = match self.system {
+            // A verdict with exit status 0 (rate and drat-trim both exit 0 on success).
+            // drat-trim's one exception: a formula its parser already finds trivially
+            // unsatisfiable is reported `c trivial UNSAT`, `s VERIFIED`, and exits 1.
             ProofSystem::Drat => {
-                let exited_cleanly = run.status.is_some_and(|s| s.code().is_some());
-                said("s VERIFIED") && !said("s NOT VERIFIED") && exited_cleanly
+                let code = run.status.and_then(|s| s.code());
+                let trivial =
+                    code == Some(1) && run.stdout.lines().any(|l| l.trim() == "c trivial UNSAT");
+                said("s VERIFIED") && !said("s NOT VERIFIED") && (code == Some(0) || trivial)
             }
             // A verified proof of less than unsatisfiability (`conclusion NONE`) is no
             // refutation; nor is a verdict without exit status 0.
@@ -117,7 +143,8 @@ impl Checker {
             .stdout
             .lines()
             .chain(run.stderr.lines())
-            .rfind(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .rfind(|l| !l.is_empty())
             .unwrap_or("no verdict")
             .to_string();
         Ok(Err(crate::escape::terminal(&said)))

@@ -3,6 +3,7 @@
 use super::args::*;
 use super::errors::UsageError;
 use super::files;
+use super::say::say;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -108,7 +109,7 @@ impl Certifier {
         } else {
             String::new()
         };
-        eprintln!(
+        say!(
             "certificate: {} ({}{proof})",
             terminal(&written.dir.display().to_string()),
             status.name()
@@ -127,10 +128,13 @@ pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> 
             ProofSystem::Drat => (&drat, args.checker.as_deref()),
             ProofSystem::Veripb => (&veripb, args.veripb.as_deref()),
         };
-        found
-            .get_or_init(|| Checker::find(system, named).ok())
-            .clone()
-            .ok_or(check::CheckError::NoChecker(system))
+        match found.get_or_init(|| Checker::find(system, named).ok()) {
+            Some(checker) => Ok(checker.clone()),
+            // Looked for again for its error, which says what was missing.
+            None => Err(Checker::find(system, named)
+                .err()
+                .unwrap_or(check::CheckError::NoChecker(system))),
+        }
     };
     let mut bundles = Vec::new();
     for dir in &args.dirs {
@@ -192,7 +196,7 @@ pub(super) fn check_certificate(args: CheckCertificateArgs) -> Result<ExitCode> 
 pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
     match certify::prove::prove_in_process(&args.file, &args.proof)? {
         certify::ProverVerdict::Refuted => {
-            println!("s UNSATISFIABLE");
+            writeln!(std::io::stdout().lock(), "s UNSATISFIABLE")?;
             Ok(ExitCode::from(20))
         }
         certify::ProverVerdict::Satisfiable(model) => {
@@ -201,12 +205,12 @@ pub(super) fn worker_prove(args: WorkerProveArgs) -> Result<ExitCode> {
                 out.push_str(&format!(" {var}"));
             }
             out.push_str(" 0");
-            println!("{out}");
+            writeln!(std::io::stdout().lock(), "{out}")?;
             Ok(ExitCode::from(10))
         }
         certify::ProverVerdict::Unknown(reason) => {
-            println!("s UNKNOWN");
-            eprintln!("{reason}");
+            writeln!(std::io::stdout().lock(), "s UNKNOWN")?;
+            say!("{reason}");
             Ok(ExitCode::SUCCESS)
         }
     }

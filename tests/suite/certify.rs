@@ -706,13 +706,13 @@ fn a_missing_checker_is_an_error_never_a_pass() {
             "auto",
             "--checker",
             "/nonexistent/rate",
-            "no DRAT checker found",
+            "the checker `/nonexistent/rate` named with --checker is not a file",
         ),
         (
             "native",
             "--veripb",
             "/nonexistent/veripb",
-            "no VeriPB checker found",
+            "the checker `/nonexistent/veripb` named with --veripb is not a file",
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
