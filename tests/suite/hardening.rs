@@ -454,7 +454,7 @@ fn a_child_that_leaves_the_process_group_is_killed_too() {
 
 /// Starts dominofit with `args`, waits until `ready` holds (polling every millisecond),
 /// sends SIGINT and returns what it left.
-fn interrupt_when(
+pub(crate) fn interrupt_when(
     args: &[&str],
     env: &[(&str, &std::ffi::OsStr)],
     ready: impl Fn() -> bool,

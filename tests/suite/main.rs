@@ -15,6 +15,7 @@ mod external_backends;
 mod external_dimacs;
 mod external_lp;
 mod hardening;
+mod hardening3;
 mod ilp_exhaustive;
 mod interrupts;
 mod limits;
