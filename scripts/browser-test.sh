@@ -18,4 +18,4 @@ python3 -m venv "$work/venv"
 # 4.51.0: the newest selenium whose dependencies Debian's Python and PyPI mirrors have.
 "$work/venv/bin/python" -m pip install --quiet "selenium==4.51.0" pytest
 cargo build --quiet --locked
-DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$work/venv/bin/python" -m pytest -q tests/browser "$@"
+DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$work/venv/bin/python" -m pytest -q -rs tests/browser "$@"

@@ -9,4 +9,4 @@ source scripts/python-venv.sh
 python_venv pytest jsonschema
 # The CLI the package's answers are compared with.
 cargo build --quiet --locked
-DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$PYTHON" -m pytest -q python/tests
+DOMINOFIT_CLI="$PWD/target/debug/dominofit" "$PYTHON" -m pytest -q -rs python/tests

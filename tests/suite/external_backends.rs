@@ -26,7 +26,7 @@ fn installed(d: &Descriptor) -> bool {
             "{} is not installed; run scripts/install-solvers.sh",
             d.name
         );
-        eprintln!("skipping {}: not installed", d.name);
+        crate::common::skipped(&format!("{} is not installed", d.name));
     }
     found
 }

@@ -325,9 +325,24 @@ pub fn program_available(program: &str, version_flag: &str) -> bool {
             std::env::var("CI").as_deref() != Ok("true"),
             "{program} is not installed; run scripts/install-solvers.sh"
         );
-        eprintln!("skipping {program}: not installed (scripts/install-solvers.sh)");
+        skipped(&format!(
+            "{program} is not installed (scripts/install-solvers.sh)"
+        ));
     }
     found
+}
+
+/// Says, in the test run's own output, that the running test skipped work and why.
+///
+/// The test harness captures `eprintln!` and shows it only for a failing test, and it has
+/// no "skipped" outcome: a test whose solver is missing would pass as a silent `ok`.
+/// Written to the process's standard error directly, past the capture, the line appears
+/// beside the test's `ok` in every run.
+pub fn skipped(why: &str) {
+    use std::io::Write;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED (part of) {test}: {why}");
 }
 
 /// Runs a command that must succeed; a failure shows the command and all it printed.
