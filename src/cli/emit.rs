@@ -161,7 +161,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
                         say!(
                             "warning: board {} skipped: {}",
                             index + 1,
-                            super::describe(&error)
+                            super::errors::describe(&error)
                         )
                     });
                     continue;
