@@ -74,7 +74,7 @@ pub fn count(
             (outcome, reason) = (Some(searched), why);
             break;
         }
-        compiled = general(instance, backend, request)?;
+        compiled = general(instance, backend, request, &budget)?;
     }
     let (outcome, reason) = concluded(
         &compiled,

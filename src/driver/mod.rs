@@ -49,7 +49,8 @@ fn prepare(
     if fast && let Some(path) = backend.fast_path(instance, request.families) {
         return Ok((start, budget, Compiled::Fast(path)));
     }
-    Ok((start, budget, general(instance, backend, request)?))
+    let compiled = general(instance, backend, request, &budget)?;
+    Ok((start, budget, compiled))
 }
 
 /// The general model, in the families asked for (or the backend's), refused here when
@@ -58,11 +59,14 @@ fn general(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
+    budget: &Budget,
 ) -> Result<Compiled, BackendError> {
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
-    let model = model::compile(instance, families);
+    let Some(model) = model::compile_until(instance, families, &|| budget.expired()) else {
+        return Ok(Compiled::OutOfTime);
+    };
     check_families(backend, &model)?;
     Ok(Compiled::Model(model))
 }
@@ -73,6 +77,9 @@ fn general(
 enum Compiled {
     Model(Model),
     Fast(Box<dyn FastPath>),
+    /// The time limit (or a stop) came while the model was being compiled: nothing to
+    /// search, the answer is `unknown`.
+    OutOfTime,
 }
 
 /// A tiling as the search reported it: borrowed from the search while it is handed on,
@@ -109,7 +116,8 @@ fn concluded(
     {
         return Ok((outcome, reason));
     }
-    if let Compiled::Model(model) = general(instance, backend, request)?
+    if let Compiled::Model(model) =
+        general(instance, backend, request, &Budget::with_timeout(None))?
         && let Some(refutation) = &model.infeasible
     {
         reason = Some(refutation.to_string());
@@ -142,6 +150,13 @@ impl Compiled {
                     path.search(limit, budget, &mut |tiling| each(Found::Compact(tiling)));
                 Ok((outcome, None))
             }
+            Compiled::OutOfTime => Ok((
+                Outcome {
+                    ending: Ending::Timeout,
+                    counters: Counters::default(),
+                },
+                None,
+            )),
         }
     }
 
@@ -208,7 +223,7 @@ pub fn run(
             (outcome, reason) = (Some(searched), why);
             break;
         }
-        compiled = general(instance, backend, request)?;
+        compiled = general(instance, backend, request, &budget)?;
     }
     if crate::interrupt::call_stopped() {
         return Err(BackendError::Interrupted);

@@ -9,12 +9,31 @@ use crate::puzzle::{Instance, Orientation, Piece};
 
 /// Compiles an instance into the model with the chosen constraint families.
 pub fn compile(instance: &Instance, families: Families) -> Model {
+    match compile_until(instance, families, &|| false) {
+        Some(model) => model,
+        None => unreachable!("a compilation that is never stopped ends"),
+    }
+}
+
+/// [`compile`], given up (`None`) as soon as `out_of_time` says so: it is asked once per
+/// row and between the steps. On a board of a million cells compiling takes a quarter
+/// of a second on a warm machine and seconds where memory is touched for the first time
+/// slowly (most of the time goes to the kernel clearing fresh pages), so a time limit
+/// must hold here as in the search.
+pub fn compile_until(
+    instance: &Instance,
+    families: Families,
+    out_of_time: &dyn Fn() -> bool,
+) -> Option<Model> {
     let (m, n) = (instance.rows, instance.cols);
     let mut placements = Vec::with_capacity(2 * m * n);
     // The placement starting at a cell, per orientation: covers and groups are read
     // off this table.
     let mut id_at: Vec<PlacementId> = vec![NO_PLACEMENT; 2 * m * n];
     for r in 0..m {
+        if out_of_time() {
+            return None;
+        }
         for c in 0..n {
             if !instance.is_open(r, c) {
                 continue;
@@ -36,6 +55,9 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
     let start_at = |r: usize, c: usize, o: Orientation| id_at[2 * (r * n + c) + o as usize];
     let mut covers = Vec::with_capacity(m * n);
     for r in 0..m {
+        if out_of_time() {
+            return None;
+        }
         for c in 0..n {
             if !instance.is_open(r, c) {
                 continue;
@@ -75,17 +97,21 @@ pub fn compile(instance: &Instance, families: Families) -> Model {
         clue_sums: Vec::new(),
         infeasible: None,
     };
+    if out_of_time() {
+        return None;
+    }
     if families == Families::RawSums {
         model.clue_sums = raw_clue_sums(instance, &model.placements);
-        return model;
+        return Some(model);
     }
     match invert(instance) {
         Ok(quotas) => {
-            (model.quotas, model.quota_members) = quota_groups(instance, &id_at, &quotas, families)
+            (model.quotas, model.quota_members) =
+                quota_groups(instance, &id_at, &quotas, families, out_of_time)?
         }
         Err(reason) => model.infeasible = Some(reason),
     }
-    model
+    Some(model)
 }
 
 const NO_PLACEMENT: PlacementId = PlacementId::MAX;
@@ -95,7 +121,8 @@ fn quota_groups(
     id_at: &[PlacementId],
     quotas: &Quotas,
     families: Families,
-) -> (Vec<QuotaGroup>, Vec<PlacementId>) {
+    out_of_time: &dyn Fn() -> bool,
+) -> Option<(Vec<QuotaGroup>, Vec<PlacementId>)> {
     let (m, n) = (instance.rows, instance.cols);
     let mut wanted: Vec<(Family, &[u32])> = vec![(Family::U, &quotas.u)];
     if families != Families::CutQuotas {
@@ -112,6 +139,9 @@ fn quota_groups(
     let mut groups = Vec::new();
     let mut members: Vec<PlacementId> = Vec::new();
     for (family, quotas) in wanted {
+        if out_of_time() {
+            return None;
+        }
         let (by_row, orientation, parity) = match family {
             Family::U => (true, Orientation::Vertical, None),
             Family::P => (true, Orientation::Horizontal, None),
@@ -147,7 +177,7 @@ fn quota_groups(
             });
         }
     }
-    (groups, members)
+    Some((groups, members))
 }
 
 fn raw_clue_sums(instance: &Instance, placements: &[Piece]) -> Vec<ClueSum> {

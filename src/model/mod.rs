@@ -13,7 +13,7 @@ pub mod inversion;
 use serde::Serialize;
 
 use crate::puzzle::{Instance, Piece};
-pub use compile::compile;
+pub use compile::{compile, compile_until};
 pub use dump::{ModelDump, PlacementView, QuotaView};
 pub use infeasibility::Infeasibility;
 pub use inversion::{Quotas, invert};

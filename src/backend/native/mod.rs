@@ -15,7 +15,8 @@ mod search;
 pub mod small;
 
 use crate::backend::{
-    Backend, BackendError, Beside, Budget, Capabilities, FastPath, Sink, SolveResult,
+    Backend, BackendError, Beside, Budget, Capabilities, Counters, Ending, FastPath, Outcome, Sink,
+    SolveResult,
 };
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
@@ -114,12 +115,25 @@ impl Backend for Native {
                 reason: "the native search works on quota families".to_string(),
             });
         }
+        // Building the layout and the search's state touches as much memory as the
+        // model again: the time limit is looked at after each, as compiling does.
+        let out_of_time = || Outcome {
+            ending: Ending::Timeout,
+            counters: Counters::default(),
+        };
         let layout = layout::Layout::new(model, self.options.transport);
+        if budget.expired() {
+            return Ok(out_of_time());
+        }
         let budget = Budget {
             beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
             ..budget.clone()
         };
-        Ok(search::Search::new(&layout, self.options).run(limit, &budget, sink))
+        let search = search::Search::new(&layout, self.options);
+        if budget.expired() {
+            return Ok(out_of_time());
+        }
+        Ok(search.run(limit, &budget, sink))
     }
 
     fn settle(&self) {
