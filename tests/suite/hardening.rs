@@ -276,7 +276,8 @@ fn generate_refuses_what_solve_would_refuse() {
         .args(["generate", "--rows", "4097", "--cols", "2"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // A size the command line asked for: a usage error, refused before any board.
+    assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).contains("at most 4096 rows or columns"));
 }
@@ -1257,7 +1258,7 @@ fn an_encoding_suffix_needs_a_backend_that_takes_one() {
 
 /// Three boards `backend` cannot solve in 0.3 s: each run's worker process must be gone
 /// before the next run starts, and no thread of the race may be running varisat.
-fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str, boards: String) {
+pub(crate) fn runs_in_a_worker_process_killed_at_each_deadline(backend: &str, boards: String) {
     let dir = tempfile::tempdir().unwrap();
     let workload = dir.path().join("hard.jsonl");
     std::fs::write(&workload, boards).unwrap();

@@ -12,12 +12,15 @@
 //! a limit is used only if it is a 0/1 point meeting every equality.
 //!
 //! The solvers look at their time limits only between phases: microlp answered a limit
-//! of 1 s after 4–9 s on a 1024×1024 board (and a limit of 0.2 s after 0.5 s at
-//! 256×256), CBC after minutes. So where a worker command is registered
-//! ([`super::worker`]), a large model under a time limit runs in a worker process, killed
-//! at the deadline, and so does every model in a host process (the Python package), where
-//! Ctrl-C must stop the call without ending the process. Small models stay in-process:
-//! the worker costs about 6 ms a call, where microlp answers a game board in 0.7 ms.
+//! of 1 s after 4–9 s on a 1024×1024 board, a limit of 5 s after 14.9 s on a planted
+//! 96×96 board on a loaded machine (2.8 s for 2 s on an idle one), CBC after minutes. A
+//! phase's length grows with the model, so where a worker command is registered
+//! ([`super::worker`]), every model under a time limit but the smallest runs in a worker
+//! process, killed at the deadline, and so does every model in a host process (the
+//! Python package), where Ctrl-C must stop the call without ending the process. Models
+//! of game size stay in-process: the worker costs about 6 ms a call, where microlp
+//! answers a game board in 0.7 ms, and one of its phases on such a model takes
+//! milliseconds.
 
 use std::time::Instant;
 
@@ -60,8 +63,10 @@ impl Ilp {
 }
 
 /// Models with more placements than this run in a worker process under a time limit
-/// (about 160×160 open cells): at 256×256 microlp overran a limit by 0.3 s in-process.
-const IN_PROCESS_MAX_PLACEMENTS: usize = 50_000;
+/// (about 32×32 open cells). A limit of 0.05 s ended within 0.03–0.11 s of it in-process
+/// from 16×16 to 64×64, so the phases here are far shorter than the 0.5 s a time limit
+/// allows beyond 10%; at 96×96 one phase already took 0.8 s on an idle machine.
+const IN_PROCESS_MAX_PLACEMENTS: usize = 2_000;
 
 /// What one solve returned, solver-independent.
 enum Answer {
