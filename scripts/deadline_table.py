@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Wall time against --timeout for every backend on open 512x512 and 1024x1024 boards.
+"""Wall time against --timeout for every backend, on open or planted boards of each size.
 
 Runs `dominofit solve BOARD --backend B --timeout T` for every built-in backend, every
 installed external solver and a few SAT encodings, three times each, and prints a
 Markdown table: the median wall time, the worst of the three, and how the run ended
-(unknown at the limit, or the refusal). The limit a run must keep is T + 10% + 0.5 s.
+(unknown at the limit, sat within it, or the refusal). The limit a run must keep is
+T + 10% + 0.5 s. `--busy N` keeps N busy loops running beside the runs (a loaded
+machine), `--kind planted` uses planted boards with holes (`generate`, seed 5) instead
+of open ones.
 
     python3 scripts/deadline_table.py [--cli target/release/dominofit] [--timeout 1]
+    python3 scripts/deadline_table.py --kind planted --sizes 96,128,160,256 --busy 1
 """
 
 import argparse
@@ -14,6 +18,7 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -55,14 +60,29 @@ def main():
     parser.add_argument("--cli", default="target/release/dominofit")
     parser.add_argument("--timeout", type=float, default=1.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", default="512,1024", help="board sides, comma-separated")
+    parser.add_argument("--kind", choices=["open", "planted"], default="open")
+    parser.add_argument("--busy", type=int, default=0, help="busy loops beside the runs")
     args = parser.parse_args()
     allowed = args.timeout * 1.1 + 0.5
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(args.busy)]
+    try:
+        table(args, allowed)
+    finally:
+        for loop in busy:
+            loop.kill()
+            loop.wait()
+
+
+def table(args, allowed):
     with tempfile.TemporaryDirectory() as scratch:
         boards = {}
-        for side in (512, 1024):
-            path = os.path.join(scratch, f"open-{side}.json")
+        for side in [int(s) for s in args.sizes.split(",")]:
+            path = os.path.join(scratch, f"{args.kind}-{side}.json")
+            kind = ["--open"] if args.kind == "open" else []
             with open(path, "w") as out:
-                subprocess.run([args.cli, "generate", "--open", "--rows", str(side), "--cols",
+                subprocess.run([args.cli, "generate", *kind, "--rows", str(side), "--cols",
                                 str(side), "--seed", "5"], stdout=out, check=True)
             boards[side] = path
         print(f"| backend | side | median wall s | worst of {args.runs} s | ended | "
