@@ -513,12 +513,13 @@ print("finished", flush=True)
                              env=dict(os.environ, TMPDIR=str(scratch)))
     try:
         assert child.stdout.readline().strip() == "started"
-        # The solver (or the worker) runs once a process other than the interpreter
-        # names the scratch directory and the formula or its directory is there.
+        # The solver runs once a process other than the interpreter names the scratch
+        # directory, and for cadical once its formula's directory is there (the varisat
+        # worker reads its model from a pipe).
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             others = [pid for pid in processes_naming(scratch) if pid != child.pid]
-            if others and any(scratch.iterdir()):
+            if others and (backend == "varisat" or any(scratch.iterdir())):
                 break
             time.sleep(0.02)
         else:
