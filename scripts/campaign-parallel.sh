@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A race campaign on one machine (or several, with --sshlogin) split into shards that GNU
-# parallel (Debian's `parallel`) runs side by side, then merged into one report.
+# A race campaign on one machine split into shards that GNU parallel (Debian's
+# `parallel`) runs side by side, then merged into one report.
 #
 #     scripts/campaign-parallel.sh OUT SHARDS JOBS RACE_ARGS...
 #
@@ -24,20 +24,33 @@ shards=$2
 jobs=$3
 shift 3
 bin=${DOMINOFIT:-target/release/dominofit}
+if ! [[ $shards =~ ^[1-9][0-9]*$ ]]; then
+    echo "campaign-parallel: SHARDS must be a whole number of shards, not '$shards'" >&2
+    exit 2
+fi
 if ! command -v parallel >/dev/null 2>&1; then
     echo "campaign-parallel: GNU parallel is not installed (scripts/install-solvers.sh)" >&2
     exit 1
 fi
 mkdir -p "$out"
-# Each shard gets its own output directory and log; -q hands the race arguments on
-# quoted, so workload paths may hold spaces.
+# GNU parallel rewrites every argument of the command it is given ({}, {.}, {#}, {1}, ...
+# are replaced, -q or not), so nothing the user typed goes through it: the race
+# arguments are written NUL-separated to OUT/race-args and read back by each shard, OUT
+# and the binary travel in the environment, and parallel hands run_shard only the
+# shard's number (appended, as no replacement string is given).
+printf '%s\0' "$@" >"$out/race-args"
 run_shard() {
-    local k=$1
-    shift
-    "$bin" race "$@" --shard "$k/$shards" --out "$out/shard-$k" >"$out/shard-$k.log" 2>&1
+    local k=$1 race
+    mapfile -d '' race <"$out/race-args"
+    "$bin" race "${race[@]}" --shard "$k/$shards" --out "$out/shard-$k" \
+        >"$out/shard-$k.log" 2>&1
 }
 export -f run_shard
 export bin shards out
 seq 1 "$shards" | PARALLEL_SHELL=bash parallel --will-cite --halt now,fail=1 \
-    --jobs "$jobs" -q run_shard {} "$@"
-"$bin" race --merge "$out"/shard-*/runs.csv --out "$out/all"
+    --jobs "$jobs" run_shard
+# The shards of this campaign by name, not by a glob that would take in the leftovers of
+# an earlier campaign with more shards in the same OUT.
+files=()
+for k in $(seq 1 "$shards"); do files+=("$out/shard-$k/runs.csv"); done
+"$bin" race --merge "${files[@]}" --out "$out/all"

@@ -442,6 +442,62 @@ fn a_campaign_run_by_gnu_parallel_merges_to_the_one_process_race() {
 }
 
 #[test]
+fn a_campaign_run_by_gnu_parallel_runs_the_files_named_even_with_braces() {
+    if !crate::common::program_available("parallel", "--version") {
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let bin = assert_cmd::cargo::cargo_bin("dominofit");
+    let dir = tempfile::tempdir().unwrap();
+    // `{}` and `{#}` are GNU parallel's replacement strings: handed to parallel, this name
+    // would become w11.jsonl in shard 1, w22.jsonl in shard 2, ... Files by those names
+    // hold other boards, so that a rewritten name runs and merges instead of failing.
+    let workload = dir.path().join("w{}{#}.jsonl");
+    std::fs::copy(format!("{root}/models/observed.jsonl"), &workload).unwrap();
+    for k in 1..=3 {
+        std::fs::copy(
+            format!("{root}/models/larger.jsonl"),
+            dir.path().join(format!("w{k}{k}.jsonl")),
+        )
+        .unwrap();
+    }
+    let name = workload.to_str().unwrap().to_string();
+    let campaign = dir.path().join("campaign {} {#}");
+    crate::common::succeed(
+        std::process::Command::new(format!("{root}/scripts/campaign-parallel.sh"))
+            .arg(&campaign)
+            .args(["3", "2"])
+            .arg(&workload)
+            .args(["--backends", "native", "--limit", "0", "--repeat", "1"])
+            .env("DOMINOFIT", &bin),
+    );
+    let rows = |path: std::path::PathBuf| -> Vec<(String, String)> {
+        let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        race::read_runs_csv(file, "runs.csv")
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.workload, r.instance))
+            .collect()
+    };
+    // Every shard ran the file named, and nothing else.
+    for k in 1..=3 {
+        let shard = rows(campaign.join(format!("shard-{k}/runs.csv")));
+        assert!(!shard.is_empty(), "shard {k} ran nothing");
+        for (workload, instance) in &shard {
+            assert_eq!(workload, &name, "shard {k} ran {instance} of another file");
+        }
+    }
+    // The merged report names exactly that workload, with all its boards once each.
+    let merged = rows(campaign.join("all/runs.csv"));
+    let workloads: std::collections::BTreeSet<&str> =
+        merged.iter().map(|(w, _)| w.as_str()).collect();
+    assert_eq!(workloads, std::collections::BTreeSet::from([name.as_str()]));
+    let mut instances: Vec<&str> = merged.iter().map(|(_, i)| i.as_str()).collect();
+    instances.sort();
+    assert_eq!(instances, ["observed-6x6", "observed-7x7", "observed-8x8"]);
+}
+
+#[test]
 fn a_race_report_says_what_measured_it() {
     let root = env!("CARGO_MANIFEST_DIR");
     let bin = assert_cmd::cargo::cargo_bin("dominofit");
