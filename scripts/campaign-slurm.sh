@@ -10,6 +10,10 @@
 # Each task asks for one core (--cpus-per-task=1, add --exclusive for quieter timings)
 # and a time limit of TIME (default 4:00:00); SBATCH_ARGS is passed on to both sbatch
 # calls (partition, account, ...).
+#
+# It submits to the Slurm its environment names (SLURM_CONF, else the machine's default
+# configuration). DOMINOFIT_SLURM_DIR=DIR submits to the private one-node Slurm that
+# scripts/slurm-up.sh started in DIR instead (through DIR/env's SLURM_CONF).
 set -euo pipefail
 
 : "${OUT:?set OUT to the campaign directory}"
@@ -19,6 +23,16 @@ time=${TIME:-4:00:00}
 if ! [[ $SHARDS =~ ^[1-9][0-9]*$ ]]; then
     echo "campaign-slurm: SHARDS must be a whole number of shards, not '$SHARDS'" >&2
     exit 2
+fi
+where="the Slurm of ${SLURM_CONF:-the default configuration}"
+if [ -n "${DOMINOFIT_SLURM_DIR:-}" ]; then
+    if [ ! -f "$DOMINOFIT_SLURM_DIR/env" ]; then
+        echo "campaign-slurm: $DOMINOFIT_SLURM_DIR holds no Slurm started by scripts/slurm-up.sh" >&2
+        exit 1
+    fi
+    # shellcheck source=/dev/null # written by slurm-up.sh
+    source "$DOMINOFIT_SLURM_DIR/env"
+    where="the private Slurm in $DOMINOFIT_SLURM_DIR"
 fi
 mkdir -p "$OUT"
 if compgen -G "$OUT/shard-*" >/dev/null || [ -e "$OUT/all" ]; then
@@ -77,4 +91,4 @@ MERGE
 merge_job=$(sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterany:$array" \
     --cpus-per-task=1 --job-name=dominofit-merge --output="$OUT/merge.log" "$merge")
 merge_job=${merge_job%%;*}
-echo "submitted array job $array ($SHARDS shards) and merge job $merge_job; the report goes to $OUT/all"
+echo "submitted array job $array ($SHARDS shards) and merge job $merge_job; the report goes to $OUT/all (on $where)"
