@@ -507,3 +507,49 @@ fn microlp_runs_planted_96_by_96_boards_in_a_worker_killed_at_each_deadline() {
         .collect();
     crate::hardening::runs_in_a_worker_process_killed_at_each_deadline("microlp", boards);
 }
+
+/// A DRAT checker's verdict counts only with exit status 0: one that prints
+/// `s VERIFIED` and exits 1 (or dies) does not verify anything.
+#[test]
+fn a_drat_verdict_needs_exit_status_0() {
+    if !crate::common::program_available("cadical", "--version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let out = dominofit()
+        .args(["solve", "--limit", "1", "--prover", "auto", "--certify"])
+        .arg(&certs)
+        .arg(unsat_board(dir.path()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for (exit, accepted) in [("0", true), ("1", false), ("139", false)] {
+        let checker = dir.path().join(format!("checker-{exit}.sh"));
+        std::fs::write(
+            &checker,
+            format!("#!/bin/sh\necho 's VERIFIED'\nexit {exit}\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&checker, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = dominofit()
+            .arg("check-certificate")
+            .arg(&certs)
+            .arg("--checker")
+            .arg(&checker)
+            .output()
+            .unwrap();
+        let stdout = text(&out.stdout);
+        assert_eq!(
+            out.status.code() == Some(0),
+            accepted,
+            "exit {exit}: {stdout}"
+        );
+        assert_eq!(
+            stdout.contains(": accepted:"),
+            accepted,
+            "exit {exit}: {stdout}"
+        );
+    }
+}
