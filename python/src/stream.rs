@@ -71,6 +71,7 @@ pub fn generate(
             node_cap,
             ..DesignOptions::default()
         },
+        tiling: dominofit::puzzle::generate::Tiling::Flips,
     };
     Ok(Boards { request, next: 0 })
 }

@@ -3,7 +3,7 @@
 
 use crate::design::{self, Certified, DesignError, DesignOptions};
 use crate::puzzle::Instance;
-use crate::puzzle::generate::{planted, planted_open};
+use crate::puzzle::generate::{Tiling, planted_by};
 use crate::puzzle::parse::MAX_WORKLOAD_CELLS;
 
 /// The seed `generate` uses when none is given.
@@ -60,6 +60,8 @@ pub struct GenerateRequest {
     pub kind: BoardKind,
     /// How `unique` and `unsat` boards are made and certified.
     pub design: DesignOptions,
+    /// How the random tiling of a planted or open board is made.
+    pub tiling: Tiling,
 }
 
 /// Why no board (or not this one) could be made.
@@ -78,6 +80,12 @@ pub enum GenerateError {
         /// Their columns.
         cols: usize,
     },
+    /// The paper's tiling asked for a kind of board it does not make.
+    #[error(
+        "the backtracking tiling (the paper's protocol) makes planted and open boards; \
+         unique and unsat boards start from the flip chain's"
+    )]
+    TilingKind,
     /// A ranking pool or node cap of zero.
     #[error("pool and node_cap are at least 1")]
     NoPool,
@@ -113,6 +121,10 @@ impl GenerateRequest {
                 rows: self.rows,
                 cols: self.cols,
             });
+        }
+        if self.tiling != Tiling::Flips && matches!(self.kind, BoardKind::Unique | BoardKind::Unsat)
+        {
+            return Err(GenerateError::TilingKind);
         }
         if self.design.pool == 0 || self.design.node_cap == 0 {
             return Err(GenerateError::NoPool);
@@ -151,13 +163,9 @@ impl GenerateRequest {
         };
         let instance = match (&certified, self.kind) {
             (Some(c), _) => c.instance.clone(),
-            (None, BoardKind::Open) => {
-                planted_open(rows, cols, seed, index)
-                    .map_err(DesignError::from)?
-                    .0
-            }
-            (None, _) => {
-                planted(rows, cols, seed, index)
+            (None, kind) => {
+                let holes = kind != BoardKind::Open;
+                planted_by(rows, cols, seed, index, holes, self.tiling)
                     .map_err(DesignError::from)?
                     .0
             }

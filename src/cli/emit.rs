@@ -80,6 +80,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             node_cap: args.node_cap,
             ..DesignOptions::default()
         },
+        tiling: args.tiling,
     }
     .checked()
     .map_err(|e| UsageError(e.to_string()))?;

@@ -1,11 +1,14 @@
 //! Planted instances after the paper's Section 6.2: a random tiling, up to a fifth of
 //! its pieces removed as holes, clues read off the pieces that remain.
 //!
-//! One departure from the paper: the random tiling comes from a canonical tiling
-//! shuffled by random 2×2 flips (two parallel dominoes in a square turned by a quarter),
-//! not from randomized row-major backtracking. Backtracking dead-ends in the last row
-//! with a probability that grows with the width, so it stalls on the large boards this
-//! project needs; the flip chain never fails and reaches every tiling of a rectangle.
+//! The random tiling comes one of two ways ([`Tiling`]). The paper's is randomized
+//! row-major backtracking ([`super::backtrack`]), with look-aheads that keep it from
+//! stalling on large boards. The default is a canonical tiling shuffled by random 2×2
+//! flips (two parallel dominoes in a square turned by a quarter): it never fails,
+//! reaches every tiling of a rectangle and mixes towards the uniform one, with about as
+//! many horizontal pieces as vertical ones; row-major backtracking makes tilings with
+//! far more vertical pieces (a horizontal share of about 0.38 at 32×32 and 0.35 at
+//! 128×128 and above), which is why the two distributions are both worth measuring.
 //!
 //! Every instance is reproducible from `(seed, index)` alone: instance `k` of a run is
 //! the same whatever `count` was asked for.
@@ -66,7 +69,37 @@ pub fn planted(
     seed: u64,
     index: u64,
 ) -> Result<(Instance, Solution), GenerateError> {
-    plant(rows, cols, seed, index, true)
+    plant(rows, cols, seed, index, true, Tiling::Flips)
+}
+
+/// How a planted board's random tiling is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Tiling {
+    /// A canonical tiling shuffled by random 2×2 flips: near-uniform, about as many
+    /// horizontal pieces as vertical ones (the default).
+    #[default]
+    Flips,
+    /// Randomized row-major backtracking, the paper's protocol (Section 6.2): about 35–38%
+    /// horizontal pieces; boards named `paper-…`.
+    Backtrack,
+}
+
+/// [`planted`] or [`planted_open`] (`holes` false) with the tiling made by `tiling`.
+/// Boards of the paper's protocol ([`Tiling::Backtrack`]) are named `paper-…` (and
+/// `paper-open-…`), so that they never share a name with a flip-chain board.
+///
+/// # Errors
+/// Empty or oversized boards.
+pub fn planted_by(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    holes: bool,
+    tiling: Tiling,
+) -> Result<(Instance, Solution), GenerateError> {
+    plant(rows, cols, seed, index, holes, tiling)
 }
 
 /// Like [`planted`] but with no piece removed: every cell open (but the last of an
@@ -81,7 +114,7 @@ pub fn planted_open(
     seed: u64,
     index: u64,
 ) -> Result<(Instance, Solution), GenerateError> {
-    plant(rows, cols, seed, index, false)
+    plant(rows, cols, seed, index, false, Tiling::Flips)
 }
 
 /// Whether a board of `rows` × `cols` can be generated: not empty, and within the
@@ -105,6 +138,7 @@ fn plant(
     seed: u64,
     index: u64,
     holes: bool,
+    tiling: Tiling,
 ) -> Result<(Instance, Solution), GenerateError> {
     check_size(rows, cols)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -115,8 +149,18 @@ fn plant(
     if cells % 2 == 1 {
         blocked[cells - 1] = true;
     }
-    let mut mate = canonical_tiling(rows, cols);
-    shuffle_by_flips(&mut mate, rows, cols, &mut rng);
+    let mate = match tiling {
+        Tiling::Flips => {
+            let mut mate = canonical_tiling(rows, cols);
+            shuffle_by_flips(&mut mate, rows, cols, &mut rng);
+            mate
+        }
+        // A rectangle (less its last cell when odd) always has a tiling.
+        Tiling::Backtrack => match super::backtrack::tiling(rows, cols, &blocked, &mut rng) {
+            Some(found) => found.mate,
+            None => unreachable!("a rectangle less at most one corner cell has a tiling"),
+        },
+    };
 
     // Pieces of the tiling, by their start cell.
     let mut pieces: Vec<Piece> = (0..cells)
@@ -149,7 +193,12 @@ fn plant(
         blocked[r2 * cols + c2] = true;
     }
     let kept = Solution::from_pieces(pieces[remove..].iter().copied());
-    let kind = if holes { "planted" } else { "open" };
+    let kind = match (tiling, holes) {
+        (Tiling::Flips, true) => "planted",
+        (Tiling::Flips, false) => "open",
+        (Tiling::Backtrack, true) => "paper",
+        (Tiling::Backtrack, false) => "paper-open",
+    };
     let name = format!("{kind}-{rows}x{cols}-s{seed}-{}", index + 1);
     let instance = with_clues_of(name, rows, cols, blocked, &kept)?;
     Ok((instance, kept))
@@ -186,7 +235,7 @@ pub fn with_clues_of(
     )?)
 }
 
-const NONE: u32 = u32::MAX;
+use super::backtrack::NONE;
 
 /// A tiling as `mate[cell] = partner cell`: horizontal when the width is even,
 /// vertical when the height is, and for odd×odd boards (bottom-right cell blocked)

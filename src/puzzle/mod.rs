@@ -4,6 +4,7 @@
 //! [`crate::model`]; the verifier in [`verify`] deliberately never looks at it, so
 //! that a mistake in clue inversion cannot hide a wrong answer.
 
+pub mod backtrack;
 pub mod draw;
 pub mod generate;
 pub mod parse;

@@ -21,6 +21,7 @@ mod interrupts;
 mod limits;
 mod mcc;
 mod observed;
+mod paper_protocol;
 mod planted;
 mod quick_reader;
 mod race;
