@@ -14,6 +14,8 @@
 #                  within --timeout is kept)
 #   huge.jsonl     4 planted boards each of 64, 96, 128
 #   giant.jsonl    2 planted boards each of 96, 128, 160, 192, 256
+#   paper.jsonl    3 boards each of 64, 96, 128, 160, 192, 256 by the paper's protocol
+#                  (--tiling backtrack: randomized row-major backtracking)
 # The unsat workloads take several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,5 +44,7 @@ make larger.jsonl 6602 6 10 12
 make stress.jsonl 6603 3 16 24 32 48 64 96 128
 make huge.jsonl 6606 4 64 96 128
 make giant.jsonl 6607 2 96 128 160 192 256
+# The paper's own protocol (randomized row-major backtracking), beside the flip chain's.
+make paper.jsonl 6608 3 --tiling=backtrack 64 96 128 160 192 256
 make unsat.jsonl 6604 4 --unsat --timeout=10 6 8 12 16 24 32
 make unsat-hard.jsonl 6605 4 --unsat --timeout=30 --pool=48 --node-cap=200000 16 24 32 40 48
