@@ -3,12 +3,11 @@
 
 use std::io::Read;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
-use nix::fcntl::{FcntlArg, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 /// How much of standard error is kept: its end, for messages.
@@ -32,8 +31,6 @@ pub(super) struct Captured {
     pipe: Option<OwnedFd>,
     /// Raised while the reader waits inside `read`, lowered while it handles what it read.
     waiting: Arc<AtomicBool>,
-    /// Bytes read so far, kept or not.
-    total: Arc<AtomicUsize>,
 }
 
 impl Captured {
@@ -46,8 +43,6 @@ impl Captured {
         let (tx, done) = mpsc::channel();
         let kept = Arc::new(Mutex::new(Vec::new()));
         let waiting = Arc::new(AtomicBool::new(false));
-        let total = Arc::new(AtomicUsize::new(0));
-        let counted = total.clone();
         let duplicate = pipe
             .as_ref()
             .and_then(|p| p.as_fd().try_clone_to_owned().ok());
@@ -61,10 +56,12 @@ impl Captured {
                     let read = pipe.read(&mut buffer);
                     in_read.store(false, Ordering::SeqCst);
                     let n = match read {
+                        // A signal handled on this thread (a host's handlers are
+                        // installed without SA_RESTART) is no end of the pipe.
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                         Ok(0) | Err(_) => break,
                         Ok(n) => n,
                     };
-                    counted.fetch_add(n, Ordering::SeqCst);
                     let Ok(mut kept) = shared.lock() else { break };
                     match keep {
                         Keep::All(limit) if kept.len() + n > limit => {
@@ -90,34 +87,38 @@ impl Captured {
             done,
             pipe: duplicate,
             waiting,
-            total,
         }
     }
 
     /// What was read, once the pipe reached its end; called once the program is gone.
     ///
-    /// As long as the pipe has bytes left, or its end of file is still to be read, or the
-    /// reader is busy with what it read, this waits, however long the reader takes to be
-    /// scheduled: a starved thread must not lose an answer. Only a pipe that is empty and
-    /// still open while the reader waits in `read` is given up on, after a quiet moment:
-    /// a stray descendant that escaped every kill holds it open without writing, and
-    /// what the program itself wrote is in already. Nor is a pipe waited for past what
-    /// it could hold when the program ended: more than that comes from such a stray.
+    /// While every writer has closed the pipe, this waits for the reader to reach its
+    /// end of file, however long the reader takes to be scheduled: what is left is at most
+    /// a pipe's buffer, and a starved thread must not lose an answer. A pipe still held
+    /// open by a stray descendant that escaped every kill is given up on once the reader
+    /// has been idle for a quiet moment, or after [`STRAY_GRACE`] whatever the stray
+    /// writes: what the program itself wrote is in by then.
     pub(super) fn take(self) -> String {
         const QUIET: Duration = Duration::from_millis(100);
+        let started = Instant::now();
         let mut quiet_since: Option<Instant> = None;
-        let at_exit = self.total.load(Ordering::SeqCst);
-        // What was left in the pipe, and one read the reader may have had in hand.
-        let left = self.capacity() + 64 * 1024;
         loop {
             match self.done.recv_timeout(Duration::from_millis(10)) {
                 Ok(()) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
-            if self.total.load(Ordering::SeqCst) - at_exit > left {
+            let held_open = match self.pipe_state() {
+                Pipe::Closed => {
+                    quiet_since = None;
+                    continue;
+                }
+                Pipe::Holding => false,
+                Pipe::Open | Pipe::Unknown => true,
+            };
+            if started.elapsed() >= STRAY_GRACE {
                 break;
             }
-            let idle = self.waiting.load(Ordering::SeqCst) && !self.pipe_readable();
+            let idle = held_open && self.waiting.load(Ordering::SeqCst);
             if !idle {
                 quiet_since = None;
                 continue;
@@ -131,31 +132,37 @@ impl Captured {
         String::from_utf8_lossy(&kept).into_owned()
     }
 
-    /// Whether a `read` of the pipe would return at once: bytes are waiting, or every
-    /// writer has closed it (its end of file is due). A pipe that cannot be asked counts
-    /// as readable, so that nothing is given up on by mistake; the reader's own end of
-    /// file then ends the wait.
-    fn pipe_readable(&self) -> bool {
+    /// What the pipe holds and who still holds it.
+    fn pipe_state(&self) -> Pipe {
         let Some(pipe) = &self.pipe else {
-            return false;
+            return Pipe::Unknown;
         };
         let mut fds = [PollFd::new(pipe.as_fd(), PollFlags::POLLIN)];
         match poll(&mut fds, PollTimeout::ZERO) {
-            Ok(0) => false,
-            Ok(_) | Err(Errno::EINTR) => true,
-            Err(_) => false,
+            Ok(0) => Pipe::Open,
+            Ok(_) => match fds[0].revents() {
+                Some(events) if events.contains(PollFlags::POLLHUP) => Pipe::Closed,
+                _ => Pipe::Holding,
+            },
+            Err(Errno::EINTR) => Pipe::Holding,
+            Err(_) => Pipe::Unknown,
         }
     }
+}
 
-    /// How many bytes the pipe holds at most; when it cannot be asked, 1 MiB, the most an
-    /// unprivileged program may set.
-    fn capacity(&self) -> usize {
-        self.pipe
-            .as_ref()
-            .and_then(|pipe| fcntl(pipe, FcntlArg::F_GETPIPE_SZ).ok())
-            .and_then(|size| usize::try_from(size).ok())
-            .unwrap_or(1 << 20)
-    }
+/// How long a pipe that a stray descendant still holds open is waited for.
+const STRAY_GRACE: Duration = Duration::from_secs(2);
+
+/// A pipe as `poll` sees it once the program is gone.
+enum Pipe {
+    /// Every writer closed it: its end of file is due (after what is left in it).
+    Closed,
+    /// Bytes are waiting and a writer still holds it.
+    Holding,
+    /// Empty, and a writer still holds it.
+    Open,
+    /// It could not be asked.
+    Unknown,
 }
 
 #[cfg(test)]
@@ -194,6 +201,39 @@ mod tests {
         assert_eq!(captured.take(), "s SATISFIABLE\nv 1 -2 0\n");
     }
 
+    /// A pipe whose first read is interrupted by a signal, as on a thread of a host
+    /// whose handlers are installed without SA_RESTART.
+    struct Interrupted(std::io::PipeReader, bool);
+
+    impl Read for Interrupted {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            if !self.1 {
+                self.1 = true;
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            self.0.read(buffer)
+        }
+    }
+
+    impl AsFd for Interrupted {
+        fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+            self.0.as_fd()
+        }
+    }
+
+    #[test]
+    fn a_read_interrupted_by_a_signal_goes_on() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer.write_all(b"s UNSATISFIABLE\n").unwrap();
+        drop(writer);
+        let captured = Captured::start(
+            Some(Interrupted(reader, false)),
+            Keep::All(1 << 20),
+            flood(),
+        );
+        assert_eq!(captured.take(), "s UNSATISFIABLE\n");
+    }
+
     #[test]
     fn a_pipe_held_open_by_a_silent_stray_is_given_up_on() {
         let (reader, mut writer) = std::io::pipe().unwrap();
@@ -219,7 +259,9 @@ mod tests {
                 }
             }
         });
+        let started = Instant::now();
         let text = captured.take();
+        assert!(started.elapsed() < Duration::from_secs(10));
         stop.store(true, Ordering::SeqCst);
         assert!(text.len() <= TAIL && !text.is_empty());
         // The reader's thread still holds the read end; a write may block until it is
