@@ -537,6 +537,22 @@ print("finished", flush=True)
     assert list(scratch.iterdir()) == []
 
 
+def test_sigterm_to_a_forked_child_ends_the_child_not_the_parent():
+    """A child forked from an interpreter that imported dominofit (multiprocessing's
+    default on Linux) inherits the SIGTERM handler: a Pool's terminate() must end its
+    workers, and the parent goes on."""
+    script = """
+import multiprocessing, dominofit
+with multiprocessing.get_context("fork").Pool(2) as pool:
+    print(pool.map(abs, [-1, -2]), flush=True)
+print("alive", flush=True)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
+    assert done.stdout.split("\n")[:2] == ["[1, 2]", "alive"], done.stdout
+
+
 def _answer_or_message(call):
     try:
         return ("answer", without_time(call()))

@@ -117,12 +117,20 @@ pub fn exit(code: i32) -> ! {
 }
 
 /// Ends the process by `signal`, as the signal's default action would, after the
-/// clean-up of [`exit`]; the leaders of the killed groups are reaped first, so that none
-/// is left a zombie under a parent that does not reap.
+/// clean-up of [`exit`]; the leaders of the killed groups are reaped first (for up to a
+/// second: a leader stuck in the kernel must not hold the exit), so that none is left a
+/// zombie under a parent that does not reap.
 pub fn terminate(signal: Signal) -> ! {
+    use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
     let live = clean_up_locked();
+    let until = Instant::now() + Duration::from_secs(1);
     for &group in &live.groups {
-        let _ = nix::sys::wait::waitpid(Pid::from_raw(group), None);
+        while Instant::now() < until {
+            match waitpid(Pid::from_raw(group), Some(WaitPidFlag::WNOHANG)) {
+                Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(5)),
+                _ => break,
+            }
+        }
     }
     // SAFETY: restoring the default action of the signal about to be raised.
     unsafe {

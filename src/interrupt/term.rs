@@ -19,9 +19,23 @@ use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction
 /// the handler is installed.
 static WAKE: AtomicI32 = AtomicI32::new(-1);
 
+/// The process that installed the handler. A child forked from it (Python's
+/// `multiprocessing` forks by default) inherits the handler and the pipe but not the
+/// thread that reads it: its byte would wake the parent's thread and end the parent.
+static OWNER: AtomicI32 = AtomicI32::new(0);
+
 /// The handler: one byte down the pipe (`write` is async-signal-safe; nothing else
-/// here may be done in a handler).
+/// here may be done in a handler). In a forked child it restores the default action
+/// and raises the signal again, as if no handler had been installed.
 extern "C" fn on_sigterm(_: nix::libc::c_int) {
+    // SAFETY: getpid, signal and raise are async-signal-safe.
+    unsafe {
+        if nix::libc::getpid() != OWNER.load(Ordering::SeqCst) {
+            nix::libc::signal(nix::libc::SIGTERM, nix::libc::SIG_DFL);
+            nix::libc::raise(nix::libc::SIGTERM);
+            return;
+        }
+    }
     let fd = WAKE.load(Ordering::SeqCst);
     if fd >= 0 {
         let byte = 1u8;
@@ -42,7 +56,20 @@ pub fn terminate_cleanly_on_sigterm() -> bool {
     installed
 }
 
+/// Whether SIGTERM has its default action now, asked without changing it.
+fn sigterm_is_default() -> bool {
+    let mut current = std::mem::MaybeUninit::<nix::libc::sigaction>::zeroed();
+    // SAFETY: a null new action only reads the current one into `current`.
+    let asked =
+        unsafe { nix::libc::sigaction(nix::libc::SIGTERM, std::ptr::null(), current.as_mut_ptr()) };
+    // SAFETY: filled by the successful call above (zeroed otherwise).
+    asked == 0 && unsafe { current.assume_init() }.sa_sigaction == nix::libc::SIG_DFL
+}
+
 fn install() -> std::io::Result<bool> {
+    if !sigterm_is_default() {
+        return Ok(false);
+    }
     let (mut reader, writer) = std::io::pipe()?;
     let handler = SigAction::new(
         SigHandler::Handler(on_sigterm),
@@ -50,6 +77,7 @@ fn install() -> std::io::Result<bool> {
         SigSet::empty(),
     );
     WAKE.store(writer.as_raw_fd(), Ordering::SeqCst);
+    OWNER.store(std::process::id() as i32, Ordering::SeqCst);
     // SAFETY: the handler only writes to a pipe.
     let previous = unsafe { sigaction(Signal::SIGTERM, &handler) }.map_err(std::io::Error::from)?;
     if !matches!(previous.handler(), SigHandler::SigDfl) {
