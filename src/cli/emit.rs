@@ -127,7 +127,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             let made = match made {
                 Ok(made) => made,
                 Err(_) if dominofit::interrupt::requested() => break,
-                Err(error) if args.strict => {
+                Err(error) if args.strict || !check_failed(&error) => {
                     return Err(error).with_context(|| format!("board {}", index + 1));
                 }
                 Err(error) => {
@@ -150,11 +150,18 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
                     if dominofit::interrupt::requested() {
                         break;
                     }
+                    use dominofit::certify::CertifyError;
+                    // A prover that disagrees with the generator's certificate is an
+                    // alarm about soundness, never a board to pass over.
+                    let alarm = matches!(
+                        error,
+                        CertifyError::Disagreement { .. } | CertifyError::WrongModel { .. }
+                    );
                     let error = anyhow::Error::from(error).context(format!(
                         "board `{}`: no certificate",
                         terminal(&c.instance.name)
                     ));
-                    if args.strict {
+                    if args.strict || alarm {
                         return Err(error);
                     }
                     skipped += 1;
@@ -196,6 +203,17 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(3));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a board's making failed its check (no certificate within the limits) rather
+/// than found something wrong: only such a board is skipped. A wrong tiling from a backend
+/// or a bad size stops the run.
+fn check_failed(error: &action::GenerateError) -> bool {
+    use dominofit::design::DesignError;
+    matches!(
+        error,
+        action::GenerateError::Design(DesignError::Undecided { .. } | DesignError::NotFound { .. })
+    )
 }
 
 fn plural(n: u64) -> &'static str {

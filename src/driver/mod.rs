@@ -64,10 +64,10 @@ fn general(
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
+    check_families(backend, families)?;
     let Some(model) = model::compile_until(instance, families, &|| budget.expired()) else {
         return Ok(Compiled::OutOfTime);
     };
-    check_families(backend, &model)?;
     Ok(Compiled::Model(model))
 }
 
@@ -318,8 +318,8 @@ pub fn run_streaming(
 
 /// Refuses `--families raw` for a backend that cannot read the raw dot sums, before
 /// it runs.
-fn check_families(backend: &dyn Backend, model: &Model) -> Result<(), BackendError> {
-    if model.families == Families::RawSums && !backend.capabilities().takes_raw_sums {
+fn check_families(backend: &dyn Backend, families: Families) -> Result<(), BackendError> {
+    if families == Families::RawSums && !backend.capabilities().takes_raw_sums {
         return Err(BackendError::Unsupported {
             backend: backend.name().to_string(),
             reason: "it works on the quota families; `--families raw` is for the SAT and ILP \

@@ -553,3 +553,32 @@ fn a_drat_verdict_needs_exit_status_0() {
         );
     }
 }
+
+/// `--families raw` with the native engine is refused whatever the time limit: the
+/// check no longer waits for a model that a short limit may stop compiling.
+#[test]
+fn raw_families_are_refused_before_compiling_whatever_the_limit() {
+    let (board, _) = dominofit::puzzle::generate::planted_open(1024, 1024, 5, 0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("open.json");
+    std::fs::write(&file, board.to_json()).unwrap();
+    for timeout in ["0.001", "60"] {
+        let out = dominofit()
+            .arg("solve")
+            .arg(&file)
+            .args(["--families", "raw", "--timeout", timeout])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{timeout}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains("--families raw"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
