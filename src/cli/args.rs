@@ -423,9 +423,10 @@ pub(super) struct GenerateArgs {
     #[command(flatten)]
     pub(super) prover: ProverArg,
     /// --unique, --unsat: stop at the first board whose check fails (its uniqueness check
-    /// reaches --timeout, no candidate is refuted, its certificate cannot be written),
-    /// exit 1 and write nothing. Default: such a board is reported and skipped, every
-    /// other board is written, and the exit status is 3.
+    /// reaches --timeout, no candidate is refuted, its certificate cannot be written)
+    /// with exit 1; an -o file is then not written (on standard output the boards before
+    /// it are already out). Default: such a board is reported and skipped, every other
+    /// board is written, and the exit status is 3.
     #[arg(long)]
     pub(super) strict: bool,
 }
