@@ -69,7 +69,7 @@ pub fn planted(
     seed: u64,
     index: u64,
 ) -> Result<(Instance, Solution), GenerateError> {
-    plant(rows, cols, seed, index, true, Tiling::Flips)
+    planted_by(rows, cols, seed, index, true, Tiling::Flips)
 }
 
 /// How a planted board's random tiling is made.
@@ -85,23 +85,6 @@ pub enum Tiling {
     Backtrack,
 }
 
-/// [`planted`] or [`planted_open`] (`holes` false) with the tiling made by `tiling`.
-/// Boards of the paper's protocol ([`Tiling::Backtrack`]) are named `paper-…` (and
-/// `paper-open-…`), so that they never share a name with a flip-chain board.
-///
-/// # Errors
-/// Empty or oversized boards.
-pub fn planted_by(
-    rows: usize,
-    cols: usize,
-    seed: u64,
-    index: u64,
-    holes: bool,
-    tiling: Tiling,
-) -> Result<(Instance, Solution), GenerateError> {
-    plant(rows, cols, seed, index, holes, tiling)
-}
-
 /// Like [`planted`] but with no piece removed: every cell open (but the last of an
 /// odd board), the clues of a random tiling. These are the long open boards where
 /// solutions are counted in the millions and beyond.
@@ -114,7 +97,7 @@ pub fn planted_open(
     seed: u64,
     index: u64,
 ) -> Result<(Instance, Solution), GenerateError> {
-    plant(rows, cols, seed, index, false, Tiling::Flips)
+    planted_by(rows, cols, seed, index, false, Tiling::Flips)
 }
 
 /// Whether a board of `rows` × `cols` can be generated: not empty, and within the
@@ -132,7 +115,13 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), GenerateError> {
     Ok(())
 }
 
-fn plant(
+/// [`planted`] or [`planted_open`] (`holes` false) with the tiling made by `tiling`.
+/// Boards of the paper's protocol ([`Tiling::Backtrack`]) are named `paper-…` (and
+/// `paper-open-…`), so that they never share a name with a flip-chain board.
+///
+/// # Errors
+/// Empty or oversized boards.
+pub fn planted_by(
     rows: usize,
     cols: usize,
     seed: u64,
