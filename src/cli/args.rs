@@ -398,7 +398,7 @@ pub(super) struct GenerateArgs {
     pub(super) open: bool,
     /// How the random tiling of planted and --open boards is made. The paper's protocol
     /// is `backtrack`; the default, `flips`, makes a different distribution (see
-    /// `generate --help`). Seeds give the same boards as before with `flips`.
+    /// notes below). Seeds give the same boards as before with `flips`.
     #[arg(long, value_enum, default_value = "flips")]
     pub(super) tiling: dominofit::puzzle::generate::Tiling,
     /// Time limit in seconds of each certifying search (--unique, --unsat).
