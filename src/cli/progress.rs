@@ -12,16 +12,13 @@ impl Progress {
     /// A bar of `total` steps on standard error; hidden when that is not a terminal
     /// (indicatif's choice) or when there is only one step.
     pub(super) fn new(total: usize) -> Progress {
-        let bar = if total > 1 {
-            indicatif::ProgressBar::new(total as u64)
+        if total > 1 {
+            Progress::always(total)
         } else {
-            indicatif::ProgressBar::hidden()
-        };
-        if let Ok(style) = indicatif::ProgressStyle::with_template("[{pos}/{len}] {elapsed} {msg}")
-        {
-            bar.set_style(style);
+            Progress {
+                bar: indicatif::ProgressBar::hidden(),
+            }
         }
-        Progress { bar }
     }
 
     /// A bar of `total` steps, shown (on a terminal) even for one step: for work whose

@@ -69,6 +69,22 @@ fn unsat_board(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
+/// `solve BOARD --limit 1 --certify DIR/certs` (with `extra` arguments), which must
+/// succeed: the directory of bundles.
+fn certified(dir: &std::path::Path, board: &std::path::Path, extra: &[&str]) -> std::path::PathBuf {
+    let certs = dir.join("certs");
+    let out = dominofit()
+        .args(["solve", "--limit", "1"])
+        .args(extra)
+        .arg("--certify")
+        .arg(&certs)
+        .arg(board)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    certs
+}
+
 const UNSAT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/unsat.jsonl");
 
 /// A checker named with --veripb that does not exist is said to be missing as named,
@@ -76,14 +92,7 @@ const UNSAT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/models/unsat.jsonl");
 #[test]
 fn a_named_checker_that_does_not_exist_is_named_in_the_error() {
     let dir = tempfile::tempdir().unwrap();
-    let certs = dir.path().join("certs");
-    let out = dominofit()
-        .args(["solve", "--limit", "1", "--certify"])
-        .arg(&certs)
-        .arg(unsat_board(dir.path()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let certs = certified(dir.path(), &unsat_board(dir.path()), &[]);
     for given in ["./missing-veripb", "no-such-veripb"] {
         let out = dominofit()
             .arg("check-certificate")
@@ -126,13 +135,7 @@ fn a_named_drat_checker_that_does_not_exist_is_named() {
 #[test]
 fn an_unfinished_bundle_is_rejected_not_passed_over() {
     let dir = tempfile::tempdir().unwrap();
-    let certs = dir.path().join("certs");
-    let out = dominofit()
-        .args(["solve", OBSERVED_6X6, "--limit", "1", "--certify"])
-        .arg(&certs)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let certs = certified(dir.path(), std::path::Path::new(OBSERVED_6X6), &[]);
     // A copy of the good bundle, tampered with, under a `.partial-` name.
     let partial = certs.join(".partial-observed-6x6");
     std::fs::create_dir(&partial).unwrap();
@@ -236,14 +239,7 @@ fn a_veripb_rejection_keeps_its_reason_under_rust_backtrace() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let certs = dir.path().join("certs");
-    let out = dominofit()
-        .args(["solve", "--limit", "1", "--certify"])
-        .arg(&certs)
-        .arg(unsat_board(dir.path()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let certs = certified(dir.path(), &unsat_board(dir.path()), &[]);
     let bundle = std::fs::read_dir(&certs)
         .unwrap()
         .next()
@@ -516,14 +512,7 @@ fn a_drat_verdict_needs_exit_status_0() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let certs = dir.path().join("certs");
-    let out = dominofit()
-        .args(["solve", "--limit", "1", "--prover", "auto", "--certify"])
-        .arg(&certs)
-        .arg(unsat_board(dir.path()))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let certs = certified(dir.path(), &unsat_board(dir.path()), &["--prover", "auto"]);
     for (exit, accepted) in [("0", true), ("1", false), ("139", false)] {
         let checker = dir.path().join(format!("checker-{exit}.sh"));
         std::fs::write(
