@@ -3,10 +3,12 @@
 
 use rustc_hash::FxHashSet;
 
+use super::jump::Wall;
 use super::lp::FARKAS_MAX_CELLS;
 use super::order::luby;
 use super::stall::Filter;
 use super::state::Search;
+use super::sweep::{Sweep, Sweeps};
 use crate::backend::{Budget, Control, Ending, Outcome, Sink};
 use crate::model::PlacementId;
 
@@ -21,6 +23,19 @@ struct Frame {
     found_before: u64,
     /// The branching cell; every cell before it is covered.
     cell: u32,
+}
+
+/// What one descent (one restart run) is given.
+#[derive(Clone, Copy)]
+pub(super) struct Descent<'s> {
+    /// Failures after which it restarts; `None`: never (an enumeration).
+    cutoff: Option<u64>,
+    /// Whether the value order is perturbed now and then (every run after the first).
+    perturb: bool,
+    /// The order it branches in, with its cells and each cell's position in them.
+    sweep: Sweep,
+    cells: &'s [u32],
+    positions: &'s [u32],
 }
 
 /// The decisions on the path to the current node: the child each open frame is
@@ -114,9 +129,23 @@ impl<'a> Search<'a> {
             if self.options.farkas_after_failures != u64::MAX && lay.cells <= FARKAS_MAX_CELLS {
                 self.mark_root_for_farkas();
             }
+            let mut sweeps = Sweeps::default();
             loop {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
-                match self.descend(cutoff, run > 0, budget, sink, &mut reported) {
+                let sweep = if self.options.sweep_rotation {
+                    Sweep::of_run(u64::from(run))
+                } else {
+                    Sweep::Rows
+                };
+                let order = sweeps.order(lay, sweep);
+                let descent = Descent {
+                    cutoff,
+                    perturb: run > 0,
+                    sweep,
+                    cells: order.0,
+                    positions: order.1,
+                };
+                match self.descend(&descent, budget, sink, &mut reported) {
                     Some(ending) => break ending,
                     None if self.farkas_refuted() => {
                         self.log_dead_end(&[]);
@@ -140,19 +169,32 @@ impl<'a> Search<'a> {
     /// `reported` (found by an earlier run) are not reported again.
     pub(super) fn descend(
         &mut self,
-        cutoff: Option<u64>,
-        perturb: bool,
+        descent: &Descent,
         budget: &Budget,
         sink: &mut Sink,
         reported: &mut FxHashSet<Box<[PlacementId]>>,
     ) -> Option<Ending> {
         let lay = self.lay;
         let root = self.trail.len();
+        let Descent {
+            cutoff,
+            perturb,
+            sweep,
+            cells: sweep_cells,
+            positions,
+        } = *descent;
         let restarts = cutoff.is_some();
         let mut found: u64 = 0;
         let mut failures: u64 = 0;
         let mut frames: Vec<Frame> = Vec::new();
+        // Position in the sweep of the first cell that may be uncovered.
         let mut first_free: usize = 0;
+        let mut wall = Wall::default();
+        let (rows, cols) = (lay.model.rows, lay.model.cols);
+        let line_of = |cell: u32| {
+            let cover = &lay.model.covers[cell as usize];
+            sweep.line(cover.row, cover.col, rows, cols)
+        };
         loop {
             // A settled node: every rule is at its fixed point. The matching filter may
             // delete candidates, after which the node is settled and looked at again.
@@ -195,6 +237,9 @@ impl<'a> Search<'a> {
                     }
                     failures += 1;
                     self.failures_total += 1;
+                    if let Some(top) = frames.last() {
+                        wall.failed(line_of(top.cell));
+                    }
                     break;
                 }
                 // The filter when due, as decided above for the colour check.
@@ -210,6 +255,9 @@ impl<'a> Search<'a> {
                         }
                         failures += 1;
                         self.failures_total += 1;
+                        if let Some(top) = frames.last() {
+                            wall.failed(line_of(top.cell));
+                        }
                         break;
                     }
                     // A filter call each: a portfolio member told to stop
@@ -219,24 +267,31 @@ impl<'a> Search<'a> {
                     Filter::Changed => continue,
                     Filter::Unchanged => {}
                 }
-                while self.covered[first_free] {
+                while self.covered[sweep_cells[first_free] as usize] {
                     first_free += 1;
                 }
+                let cell = sweep_cells[first_free];
                 let mut frame = Frame {
                     cands: [0; 4],
                     count: 0,
                     next: 0,
                     mark: self.trail.len(),
                     found_before: found,
-                    cell: first_free as u32,
+                    cell,
                 };
-                for &p in lay.places_at(first_free as u32) {
+                for &p in lay.places_at(cell) {
                     if self.active[p as usize] {
                         frame.cands[frame.count as usize] = p;
                         frame.count += 1;
                     }
                 }
-                self.order_values(&mut frame.cands[..usize::from(frame.count)], perturb);
+                wall.reached(line_of(cell));
+                let cands = &mut frame.cands[..usize::from(frame.count)];
+                if wall.shuffling() {
+                    self.shuffle(cands);
+                } else {
+                    self.order_values(cands, perturb);
+                }
                 frames.push(frame);
                 break;
             }
@@ -267,7 +322,7 @@ impl<'a> Search<'a> {
                         return Some(Ending::Capped);
                     }
                     self.undo_to(mark);
-                    first_free = cell as usize;
+                    first_free = positions[cell as usize] as usize;
                     if self.commit(p).is_ok() && self.settle() {
                         break;
                     }
@@ -277,6 +332,7 @@ impl<'a> Search<'a> {
                     }
                     failures += 1;
                     self.failures_total += 1;
+                    wall.failed(line_of(cell));
                 } else {
                     let failed = top.found_before == found;
                     frames.pop();
@@ -288,6 +344,20 @@ impl<'a> Search<'a> {
                     if failed && self.options.failure_cache {
                         self.remember_failure(proved);
                     }
+                }
+                if restarts
+                    && let Some(jump) = wall.due(
+                        self.options.jump_failures,
+                        frames.iter().map(|f| line_of(f.cell)),
+                    )
+                {
+                    frames.truncate(jump.frame + 1);
+                    let top = &mut frames[jump.frame];
+                    top.next = 0;
+                    let mut cands = top.cands;
+                    let count = usize::from(top.count);
+                    self.shuffle(&mut cands[..count]);
+                    frames[jump.frame].cands = cands;
                 }
                 // A finished search returns above; only an unfinished one restarts.
                 if cutoff.is_some_and(|c| failures >= c) && !frames.is_empty() {

@@ -18,15 +18,19 @@
 //!
 //! One job per file: [`options`] (the switches), [`state`] (candidates, counters, the
 //! trail and the propagation rules), [`stall`] (the checks when propagation stalls and
-//! the failure cache), [`order`] (value order and restarts), [`lp`] (the LP refutation
-//! beside the search) and [`dfs`] (the depth-first search that drives them).
+//! the failure cache), [`order`] (value order and restarts), [`sweep`] (the order cells
+//! are branched in, one of four per restart), [`jump`] (backjumps over the line a
+//! descent keeps failing at), [`lp`] (the LP refutation beside the search) and [`dfs`]
+//! (the depth-first search that drives them).
 
 mod dfs;
+mod jump;
 mod lp;
 mod options;
 mod order;
 mod stall;
 mod state;
+mod sweep;
 
 pub use options::SearchOptions;
 pub(in crate::backend::native) use state::Search;

@@ -27,6 +27,13 @@ pub struct SearchOptions {
     /// When looking for a bounded number of solutions, restart after a growing number
     /// of failures (Luby), keeping the failure cache, with a perturbed value order.
     pub restarts: bool,
+    /// With restarts: failures at the deepest line a descent reached after which it
+    /// goes back above that line and explores afresh from there ([`super::jump`]);
+    /// 0: never.
+    pub jump_failures: u64,
+    /// With restarts: each run branches along another of the four sweeps (rows or
+    /// columns, forwards or backwards; [`super::sweep`]); otherwise always by rows.
+    pub sweep_rotation: bool,
     /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
     pub restart_unit: u64,
     /// Components of the candidate graph up to this many cells are explored at every
@@ -91,6 +98,8 @@ impl Default for SearchOptions {
             transport: false,
             quota_ratio_order: true,
             restarts: true,
+            jump_failures: 32,
+            sweep_rotation: true,
             restart_unit: 256,
             component_limit: 256,
             cache_words: 1 << 23,

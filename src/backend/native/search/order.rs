@@ -54,6 +54,15 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// A uniformly random order of `cands`, for the lines re-explored after a jump
+    /// ([`super::jump`]).
+    pub(super) fn shuffle(&mut self, cands: &mut [u32]) {
+        for i in (1..cands.len()).rev() {
+            let j = (self.next_random() % (i as u64 + 1)) as usize;
+            cands.swap(i, j);
+        }
+    }
+
     /// xorshift64: cheap, and seeded by a constant so runs are reproducible.
     pub(super) fn next_random(&mut self) -> u64 {
         let mut x = self.rng;
