@@ -97,6 +97,29 @@ fn main() {
                 ..before
             },
         ),
+        // The walls' tactics (issue 37): never, from the first restart on, and the
+        // rotating sweep without the jumps.
+        (
+            "no-walls",
+            SearchOptions {
+                walls_after_restarts: u64::MAX,
+                ..d
+            },
+        ),
+        (
+            "walls-from-restart-0",
+            SearchOptions {
+                walls_after_restarts: 0,
+                ..d
+            },
+        ),
+        (
+            "walls-without-jumps",
+            SearchOptions {
+                jump_failures: 0,
+                ..d
+            },
+        ),
         // What a proof is logged with (`--certify`): no failure cache, no restarts.
         ("proof-options", d.for_proof()),
     ];

@@ -370,12 +370,15 @@ pub fn plain_options() -> dominofit::backend::native::SearchOptions {
     }
 }
 
-/// Every optional mechanism at its most active: a restart after each failure, the
-/// colour check's large-component path on every component, the flow check on.
+/// Every optional mechanism at its most active: a restart after each failure, each
+/// restart along another sweep and a jump after every failure at a wall, the colour
+/// check's large-component path on every component, the flow check on.
 pub fn eager_options() -> dominofit::backend::native::SearchOptions {
     dominofit::backend::native::SearchOptions {
         transport: true,
         restart_unit: 1,
+        walls_after_restarts: 0,
+        jump_failures: 1,
         component_limit: 1,
         ..Default::default()
     }

@@ -32,6 +32,8 @@ pub(super) struct Descent<'s> {
     cutoff: Option<u64>,
     /// Whether the value order is perturbed now and then (every run after the first).
     perturb: bool,
+    /// Whether it jumps back over walls ([`super::jump`]).
+    jumps: bool,
     /// The order it branches in, with its cells and each cell's position in them.
     sweep: Sweep,
     cells: &'s [u32],
@@ -132,15 +134,15 @@ impl<'a> Search<'a> {
             let mut sweeps = Sweeps::default();
             loop {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
-                let sweep = if self.options.sweep_rotation {
-                    Sweep::of_run(u64::from(run))
-                } else {
-                    Sweep::Rows
-                };
+                let walls = u64::from(run)
+                    .checked_sub(self.options.walls_after_restarts)
+                    .map(Sweep::of_run);
+                let sweep = walls.unwrap_or(Sweep::Rows);
                 let order = sweeps.order(lay, sweep);
                 let descent = Descent {
                     cutoff,
                     perturb: run > 0,
+                    jumps: walls.is_some(),
                     sweep,
                     cells: order.0,
                     positions: order.1,
@@ -179,6 +181,7 @@ impl<'a> Search<'a> {
         let Descent {
             cutoff,
             perturb,
+            jumps,
             sweep,
             cells: sweep_cells,
             positions,
@@ -346,6 +349,7 @@ impl<'a> Search<'a> {
                     }
                 }
                 if restarts
+                    && jumps
                     && let Some(jump) = wall.due(
                         self.options.jump_failures,
                         frames.iter().map(|f| line_of(f.cell)),

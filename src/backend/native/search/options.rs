@@ -31,9 +31,13 @@ pub struct SearchOptions {
     /// goes back above that line and explores afresh from there ([`super::jump`]);
     /// 0: never.
     pub jump_failures: u64,
-    /// With restarts: each run branches along another of the four sweeps (rows or
-    /// columns, forwards or backwards; [`super::sweep`]); otherwise always by rows.
-    pub sweep_rotation: bool,
+    /// With restarts: each run from this one on branches along another of the four
+    /// sweeps (rows or columns, forwards or backwards; [`super::sweep`]) and jumps over
+    /// walls (`jump_failures`); the runs before it, always by rows, without jumps.
+    /// `u64::MAX`: never. Boards the row sweep decides within a few restarts (the
+    /// flip-chain planted boards, most unsat ones) keep their search node for node;
+    /// boards that resist that long are the ones with walls.
+    pub walls_after_restarts: u64,
     /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
     pub restart_unit: u64,
     /// Components of the candidate graph up to this many cells are explored at every
@@ -99,7 +103,7 @@ impl Default for SearchOptions {
             quota_ratio_order: true,
             restarts: true,
             jump_failures: 32,
-            sweep_rotation: true,
+            walls_after_restarts: 16,
             restart_unit: 256,
             component_limit: 256,
             cache_words: 1 << 23,
