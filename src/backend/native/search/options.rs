@@ -28,11 +28,11 @@ pub struct SearchOptions {
     /// of failures (Luby), keeping the failure cache, with a perturbed value order.
     pub restarts: bool,
     /// With restarts: failures at the deepest line a descent reached after which it
-    /// goes back above that line and explores afresh from there ([`super::jump`]);
+    /// goes back above that line and explores afresh from there (`search/jump.rs`);
     /// 0: never.
     pub jump_failures: u64,
     /// With restarts: each run from this one on branches along another of the four
-    /// sweeps (rows or columns, forwards or backwards; [`super::sweep`]) and jumps over
+    /// sweeps (rows or columns, forwards or backwards; `search/sweep.rs`) and jumps over
     /// walls (`jump_failures`); the runs before it, always by rows, without jumps.
     /// `u64::MAX`: never. Boards the row sweep decides within a few restarts (the
     /// flip-chain planted boards, most unsat ones) keep their search node for node;
