@@ -358,10 +358,7 @@ impl<'a> Search<'a> {
                     frames.truncate(jump.frame + 1);
                     let top = &mut frames[jump.frame];
                     top.next = 0;
-                    let mut cands = top.cands;
-                    let count = usize::from(top.count);
-                    self.shuffle(&mut cands[..count]);
-                    frames[jump.frame].cands = cands;
+                    self.shuffle(&mut top.cands[..usize::from(top.count)]);
                 }
                 // A finished search returns above; only an unfinished one restarts.
                 if cutoff.is_some_and(|c| failures >= c) && !frames.is_empty() {

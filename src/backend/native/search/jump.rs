@@ -15,7 +15,7 @@
 //!
 //! Sound and complete: a jump only forgets which children of the nodes it leaves were
 //! tried, so every failure proved before it stays proved (the failure cache keeps
-//! them); and the jumps of one descent are bounded (at most `log2(rows) + 1` per wall,
+//! them); and the jumps of one descent are bounded (at most `log2(rows) + 2` per wall,
 //! and the wall only moves down), so a descent with a large enough failure cutoff ends
 //! in a plain exhaustive search.
 
