@@ -5,7 +5,8 @@
 //!     cargo run --release --example native_options -- models/stress.jsonl [LIMIT] [TIMEOUT_S]
 //!
 //! LIMIT defaults to 2 (uniqueness check), TIMEOUT_S to 5. NATIVE_OPTIONS=a,b picks option
-//! sets by label; PER_BOARD=1 prints each board's time.
+//! sets by label; PER_BOARD=1 prints each board's time; SEEDS=1,2,3 runs each option set
+//! once per seed of the search's random choices (`SearchOptions::seed`).
 
 use std::time::Duration;
 
@@ -120,6 +121,24 @@ fn main() {
                 ..d
             },
         ),
+        // The value order in the walls' runs (issue 37): the best value first with the
+        // best two swapped now and then (the previous default), instead of drawn in
+        // proportion to the shares; and the walls, with the proportional draw, from the
+        // first restart on.
+        (
+            "no-weighted-order",
+            SearchOptions {
+                weighted_order: false,
+                ..d
+            },
+        ),
+        (
+            "walls-after-1",
+            SearchOptions {
+                walls_after_restarts: 1,
+                ..d
+            },
+        ),
         // What a proof is logged with (`--certify`): no failure cache, no restarts.
         ("proof-options", d.for_proof()),
     ];
@@ -143,6 +162,20 @@ fn main() {
     );
     // PER_BOARD=1 prints every board's time too.
     let per_board = std::env::var_os("PER_BOARD").is_some();
+    // SEEDS=1,2,3: each option set once per seed, labelled `label@seed`.
+    let seeds: Option<Vec<u64>> = std::env::var("SEEDS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|s| s.trim().parse().ok()).collect());
+    let configs: Vec<(String, SearchOptions)> = configs
+        .into_iter()
+        .flat_map(|(label, options)| match &seeds {
+            None => vec![(label.to_string(), options)],
+            Some(seeds) => seeds
+                .iter()
+                .map(|&seed| (format!("{label}@{seed}"), SearchOptions { seed, ..options }))
+                .collect(),
+        })
+        .collect();
     for (label, options) in configs {
         let mut times = Vec::new();
         let mut nodes = 0u64;

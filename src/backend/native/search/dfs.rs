@@ -5,7 +5,7 @@ use rustc_hash::FxHashSet;
 
 use super::jump::Wall;
 use super::lp::FARKAS_MAX_CELLS;
-use super::order::luby;
+use super::order::{Perturbation, luby};
 use super::stall::Filter;
 use super::state::Search;
 use super::sweep::{Sweep, Sweeps};
@@ -30,8 +30,9 @@ struct Frame {
 pub(super) struct Descent<'s> {
     /// Failures after which it restarts; `None`: never (an enumeration).
     cutoff: Option<u64>,
-    /// Whether the value order is perturbed now and then (every run after the first).
-    perturb: bool,
+    /// How the value order is varied: not in the first run; in the walls' runs, by a
+    /// proportional draw (`weighted_order`); in the others, by a swap now and then.
+    perturb: Perturbation,
     /// Whether it jumps back over walls ([`super::jump`]).
     jumps: bool,
     /// The order it branches in, with its cells and each cell's position in them.
@@ -141,7 +142,11 @@ impl<'a> Search<'a> {
                 let order = sweeps.order(lay, sweep);
                 let descent = Descent {
                     cutoff,
-                    perturb: run > 0,
+                    perturb: match (run, walls) {
+                        (0, _) => Perturbation::None,
+                        (_, Some(_)) if self.options.weighted_order => Perturbation::Proportional,
+                        _ => Perturbation::Swap,
+                    },
                     jumps: walls.is_some(),
                     sweep,
                     cells: order.0,

@@ -27,6 +27,19 @@ pub struct SearchOptions {
     /// When looking for a bounded number of solutions, restart after a growing number
     /// of failures (Luby), keeping the failure cache, with a perturbed value order.
     pub restarts: bool,
+    /// In the walls' runs (`walls_after_restarts`): the first value at each branching
+    /// cell is drawn at random in proportion to the candidates' shares (as
+    /// `quota_ratio_order` scores them); without it, and in the runs before the walls',
+    /// the best one comes first and now and then the best two are swapped. On boards
+    /// tiled by randomized backtracking (the paper's protocol) the best share is often
+    /// not the planted piece, and runs that follow the scores closely fail at the same
+    /// wall again and again; drawn in proportion, a run lands on the planted choice as
+    /// often as the scores make it likely. Before the walls it would cost boards that a
+    /// few restarts decide (BENCHMARKS.md, issue 37).
+    pub weighted_order: bool,
+    /// Seed of the search's random choices (value perturbation, jumps' shuffles): runs
+    /// with the same seed make the same choices.
+    pub seed: u64,
     /// With restarts: failures at the deepest line a descent reached after which it
     /// goes back above that line and explores afresh from there (`search/jump.rs`);
     /// 0: never.
@@ -102,6 +115,8 @@ impl Default for SearchOptions {
             transport: false,
             quota_ratio_order: true,
             restarts: true,
+            weighted_order: true,
+            seed: 0x2545_F491_4F6C_DD1D,
             jump_failures: 32,
             walls_after_restarts: 16,
             restart_unit: 256,

@@ -3,8 +3,22 @@
 
 use super::state::Search;
 
-/// After a restart, one branching decision in this many takes the second-best value.
+/// With `Perturbation::Swap`, one branching decision in this many takes the second-best
+/// value.
 pub(super) const PERTURB_ONE_IN: u64 = 8;
+
+/// How a descent varies the value order from the scores' order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Perturbation {
+    /// The best value first, always (the first run: node for node as without restarts).
+    None,
+    /// The best two swapped one time in `PERTURB_ONE_IN`: close to the scores, for
+    /// boards decided within a few restarts.
+    Swap,
+    /// The first value drawn in proportion to the shares (`SearchOptions::weighted_order`,
+    /// in the walls' runs): where the best share is often not the planted piece.
+    Proportional,
+}
 
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ...: within a constant factor of the best
 /// fixed restart schedule for any unknown run-time distribution.
@@ -22,14 +36,34 @@ pub(super) fn luby(mut i: u32) -> u64 {
     }
 }
 
+/// An index into `scored` drawn with probability proportional to its share, from 64
+/// random bits; the first when no share is positive. Shares are never negative.
+fn proportional_pick(scored: &[(f64, u32)], bits: u64) -> usize {
+    let total: f64 = scored.iter().map(|s| s.0).sum();
+    if total.is_nan() || total <= 0.0 {
+        return 0;
+    }
+    // The top 53 bits: a uniform draw in [0, total).
+    let draw = (bits >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut reach = 0.0;
+    for (i, s) in scored.iter().enumerate() {
+        reach += s.0;
+        if draw < reach {
+            return i;
+        }
+    }
+    // Rounding in the sum: the last candidate with a share.
+    scored.iter().rposition(|s| s.0 > 0.0).unwrap_or(0)
+}
+
 impl<'a> Search<'a> {
     /// Value order at a branching cell. With `quota_ratio_order`, candidates whose
     /// groups still need a larger share of their candidates go first: on planted boards
     /// that is what keeps column quotas reachable as the search moves down. After a
-    /// restart the order of two candidates is swapped now and then, so that the runs
-    /// explore different parts of the tree. `cands` are the live candidates (at most
+    /// restart the order is varied (`Perturbation`), so that the runs explore different
+    /// parts of the tree. `cands` are the live candidates (at most
     /// four: the placements covering one cell).
-    pub(super) fn order_values(&mut self, cands: &mut [u32], perturb: bool) {
+    pub(super) fn order_values(&mut self, cands: &mut [u32], perturb: Perturbation) {
         if !self.options.quota_ratio_order || cands.len() < 2 {
             return;
         }
@@ -46,8 +80,17 @@ impl<'a> Search<'a> {
         let scored = &mut scored[..cands.len()];
         // Stable on ties, so the board's own order decides them.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        if perturb && self.next_random().is_multiple_of(PERTURB_ONE_IN) {
-            scored.swap(0, 1);
+        match perturb {
+            Perturbation::None => {}
+            Perturbation::Swap => {
+                if self.next_random().is_multiple_of(PERTURB_ONE_IN) {
+                    scored.swap(0, 1);
+                }
+            }
+            Perturbation::Proportional => {
+                let pick = proportional_pick(scored, self.next_random());
+                scored.swap(0, pick);
+            }
         }
         for (slot, &(_, p)) in cands.iter_mut().zip(scored.iter()) {
             *slot = p;
@@ -63,7 +106,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// xorshift64: cheap, and seeded by a constant so runs are reproducible.
+    /// xorshift64: cheap, and seeded by `SearchOptions::seed` (0, its fixed point, taken
+    /// as 1) so runs are reproducible.
     pub(super) fn next_random(&mut self) -> u64 {
         let mut x = self.rng;
         x ^= x << 13;
@@ -71,5 +115,39 @@ impl<'a> Search<'a> {
         x ^= x << 17;
         self.rng = x;
         x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::proportional_pick;
+
+    #[test]
+    fn no_positive_share_picks_the_first() {
+        assert_eq!(proportional_pick(&[(0.0, 7), (0.0, 8)], u64::MAX), 0);
+        assert_eq!(proportional_pick(&[(f64::NAN, 7), (1.0, 8)], 12345), 0);
+    }
+
+    #[test]
+    fn draws_follow_the_shares() {
+        // Shares 3 : 1 : 0 : 0 — the draw's top bits decide: below 3/4 the first, above it
+        // the second, never a zero share, not even for the largest draw.
+        let scored = [(3.0, 1), (1.0, 2), (0.0, 3), (0.0, 4)];
+        assert_eq!(proportional_pick(&scored, 0), 0);
+        assert_eq!(
+            proportional_pick(&scored, (u64::MAX / 4) * 3 - (1 << 20)),
+            0
+        );
+        assert_eq!(
+            proportional_pick(&scored, (u64::MAX / 4) * 3 + (1 << 20)),
+            1
+        );
+        assert_eq!(proportional_pick(&scored, u64::MAX), 1);
+        // Over an even grid of draws, the picks' frequencies are the shares.
+        let mut hits = [0u32; 4];
+        for k in 0..1024u64 {
+            hits[proportional_pick(&scored, k << 54)] += 1;
+        }
+        assert_eq!(hits, [768, 256, 0, 0]);
     }
 }

@@ -113,7 +113,7 @@ impl<'a> Search<'a> {
             matching_since: 0,
             left_scratch: Vec::new(),
             right_scratch: Vec::new(),
-            rng: 0x2545_F491_4F6C_DD1D,
+            rng: options.seed.max(1),
             restarts: 0,
             nodes: 0,
             cache_hits: 0,
