@@ -16,6 +16,7 @@
 #   giant.jsonl    2 planted boards each of 96, 128, 160, 192, 256
 #   paper.jsonl    3 boards each of 64, 96, 128, 160, 192, 256 by the paper's protocol
 #                  (--tiling backtrack: randomized row-major backtracking)
+#   paper-small.jsonl 3 boards each of 8, 16, 24, 32, 48 by the paper's protocol
 # The unsat workloads take several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,5 +47,6 @@ make huge.jsonl 6606 4 64 96 128
 make giant.jsonl 6607 2 96 128 160 192 256
 # The paper's own protocol (randomized row-major backtracking), beside the flip chain's.
 make paper.jsonl 6608 3 --tiling=backtrack 64 96 128 160 192 256
+make paper-small.jsonl 6609 3 --tiling=backtrack 8 16 24 32 48
 make unsat.jsonl 6604 4 --unsat --timeout=10 6 8 12 16 24 32
 make unsat-hard.jsonl 6605 4 --unsat --timeout=30 --pool=48 --node-cap=200000 16 24 32 40 48
