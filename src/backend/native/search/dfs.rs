@@ -135,16 +135,20 @@ impl<'a> Search<'a> {
             let mut sweeps = Sweeps::default();
             loop {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
-                let walls = u64::from(run)
-                    .checked_sub(self.options.walls_after_restarts)
-                    .map(Sweep::of_run);
+                let walls_run = u64::from(run).checked_sub(self.options.walls_after_restarts);
+                let walls = walls_run.map(Sweep::of_run);
                 let sweep = walls.unwrap_or(Sweep::Rows);
                 let order = sweeps.order(lay, sweep);
                 let descent = Descent {
                     cutoff,
-                    perturb: match (run, walls) {
+                    perturb: match (run, walls_run) {
                         (0, _) => Perturbation::None,
-                        (_, Some(_)) if self.options.weighted_order => Perturbation::Proportional,
+                        // The walls' runs take turns, one rotation of the four sweeps
+                        // each: drawing in proportion, then keeping close to the
+                        // scores. Boards go either way (BENCHMARKS.md, issue 37).
+                        (_, Some(k)) if self.options.weighted_order && k / 4 % 2 == 0 => {
+                            Perturbation::Proportional
+                        }
                         _ => Perturbation::Swap,
                     },
                     jumps: walls.is_some(),
