@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use dominofit::backend::Status;
-use dominofit::backend::native::{Native, SearchOptions};
+use dominofit::backend::native::{Native, SearchOptions, WallsDraw};
 use dominofit::driver::{self, Request};
 use dominofit::puzzle::parse::read_instances;
 
@@ -122,13 +122,20 @@ fn main() {
             },
         ),
         // The value order in the walls' runs (issue 37): the best value first with the
-        // best two swapped now and then (the previous default), instead of drawn in
-        // proportion to the shares; and the walls, with the proportional draw, from the
-        // first restart on.
+        // best two swapped now and then (the order before issue 37's third part), or
+        // drawn in proportion to the shares in every walls' run, instead of the two in
+        // turn; and the walls, with their draws in turn, from the first restart on.
         (
-            "no-weighted-order",
+            "walls-draw-close",
             SearchOptions {
-                weighted_order: false,
+                walls_draw: WallsDraw::Close,
+                ..d
+            },
+        ),
+        (
+            "walls-draw-proportional",
+            SearchOptions {
+                walls_draw: WallsDraw::Proportional,
                 ..d
             },
         ),

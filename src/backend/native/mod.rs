@@ -21,7 +21,7 @@ use crate::backend::{
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
 
-pub use search::SearchOptions;
+pub use search::{SearchOptions, WallsDraw};
 
 /// The general search on `model` to exhaustion (or until `sink` stops it), telling
 /// `proof` its reasoning; `options` are made ones the logger can justify

@@ -30,8 +30,8 @@ struct Frame {
 pub(super) struct Descent<'s> {
     /// Failures after which it restarts; `None`: never (an enumeration).
     cutoff: Option<u64>,
-    /// How the value order is varied: not in the first run; in the walls' runs, by a
-    /// proportional draw (`weighted_order`); in the others, by a swap now and then.
+    /// How the value order is varied: not in the first run; in the walls' runs, as
+    /// `walls_draw` says; in the others, by a swap now and then.
     perturb: Perturbation,
     /// Whether it jumps back over walls ([`super::jump`]).
     jumps: bool,
@@ -143,10 +143,7 @@ impl<'a> Search<'a> {
                     cutoff,
                     perturb: match (run, walls_run) {
                         (0, _) => Perturbation::None,
-                        // The walls' runs take turns, one rotation of the four sweeps
-                        // each: drawing in proportion, then keeping close to the
-                        // scores. Boards go either way (BENCHMARKS.md, issue 37).
-                        (_, Some(k)) if self.options.weighted_order && k / 4 % 2 == 0 => {
+                        (_, Some(k)) if self.options.walls_draw.proportional(k) => {
                             Perturbation::Proportional
                         }
                         _ => Perturbation::Swap,

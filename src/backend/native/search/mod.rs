@@ -32,7 +32,7 @@ mod stall;
 mod state;
 mod sweep;
 
-pub use options::SearchOptions;
+pub use options::{SearchOptions, WallsDraw};
 pub(in crate::backend::native) use state::Search;
 
 #[cfg(test)]

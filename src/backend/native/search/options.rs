@@ -1,5 +1,34 @@
 //! The search's switches, so that the value of each part can be measured.
 
+/// How a walls' run orders the values at a branching cell. On boards tiled by
+/// randomized backtracking (the paper's protocol) the best share (`quota_ratio_order`) is
+/// often not the planted piece, and runs that follow the scores closely fail at the same
+/// wall again and again; drawn in proportion to the shares, a run lands on the planted
+/// choice as often as the scores make it likely. On near-uniform tilings (flip-chain
+/// boards) the scores are right more often and the draw alone loses boards that the close
+/// order decides (BENCHMARKS.md, issue 37). The runs before the walls' keep close to the
+/// scores always: a draw there would cost boards that a few restarts decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WallsDraw {
+    /// The best value first, the best two swapped now and then, as before the walls.
+    Close,
+    /// The first value drawn at random in proportion to the candidates' shares.
+    Proportional,
+    /// Four runs (one per sweep) drawing in proportion, then four close, in turn.
+    Turns,
+}
+
+impl WallsDraw {
+    /// Whether walls' run `k` (0: the first run with walls) draws in proportion.
+    pub(super) fn proportional(self, k: u64) -> bool {
+        match self {
+            WallsDraw::Close => false,
+            WallsDraw::Proportional => true,
+            WallsDraw::Turns => (k / 4).is_multiple_of(2),
+        }
+    }
+}
+
 /// Switches for the optional parts of the search, so their value can be measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchOptions {
@@ -27,16 +56,9 @@ pub struct SearchOptions {
     /// When looking for a bounded number of solutions, restart after a growing number
     /// of failures (Luby), keeping the failure cache, with a perturbed value order.
     pub restarts: bool,
-    /// In the walls' runs (`walls_after_restarts`): the first value at each branching
-    /// cell is drawn at random in proportion to the candidates' shares (as
-    /// `quota_ratio_order` scores them); without it, and in the runs before the walls',
-    /// the best one comes first and now and then the best two are swapped. On boards
-    /// tiled by randomized backtracking (the paper's protocol) the best share is often
-    /// not the planted piece, and runs that follow the scores closely fail at the same
-    /// wall again and again; drawn in proportion, a run lands on the planted choice as
-    /// often as the scores make it likely. Before the walls it would cost boards that a
-    /// few restarts decide (BENCHMARKS.md, issue 37).
-    pub weighted_order: bool,
+    /// How the walls' runs (`walls_after_restarts`) choose the first value at each
+    /// branching cell.
+    pub walls_draw: WallsDraw,
     /// Seed of the search's random choices (value perturbation, jumps' shuffles): runs
     /// with the same seed make the same choices.
     pub seed: u64,
@@ -115,7 +137,7 @@ impl Default for SearchOptions {
             transport: false,
             quota_ratio_order: true,
             restarts: true,
-            weighted_order: true,
+            walls_draw: WallsDraw::Turns,
             seed: 0x2545_F491_4F6C_DD1D,
             jump_failures: 32,
             walls_after_restarts: 16,
@@ -145,5 +167,23 @@ impl SearchOptions {
             transport: false,
             ..self
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WallsDraw;
+
+    #[test]
+    fn turns_give_each_sweep_both_orders() {
+        let drawn: Vec<bool> = (0..16).map(|k| WallsDraw::Turns.proportional(k)).collect();
+        // Four runs (the four sweeps) drawing, four close, and again.
+        assert_eq!(
+            &drawn[..8],
+            &[true, true, true, true, false, false, false, false]
+        );
+        assert_eq!(&drawn[..8], &drawn[8..]);
+        assert!((0..16).all(|k| WallsDraw::Proportional.proportional(k)));
+        assert!((0..16).all(|k| !WallsDraw::Close.proportional(k)));
     }
 }

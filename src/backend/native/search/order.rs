@@ -15,8 +15,8 @@ pub(super) enum Perturbation {
     /// The best two swapped one time in `PERTURB_ONE_IN`: close to the scores, for
     /// boards decided within a few restarts.
     Swap,
-    /// The first value drawn in proportion to the shares (`SearchOptions::weighted_order`,
-    /// in the walls' runs): where the best share is often not the planted piece.
+    /// The first value drawn in proportion to the shares (`SearchOptions::walls_draw`):
+    /// where the best share is often not the planted piece.
     Proportional,
 }
 
