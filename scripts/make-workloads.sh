@@ -17,6 +17,9 @@
 #   paper.jsonl    3 boards each of 64, 96, 128, 160, 192, 256 by the paper's protocol
 #                  (--tiling backtrack: randomized row-major backtracking)
 #   paper-small.jsonl 3 boards each of 8, 16, 24, 32, 48 by the paper's protocol
+#   paper-perturbed.jsonl (not made here: scripts/paper_unsat.py) 6 boards each of 64,
+#                  96, 128: paper-protocol boards with one or two dots moved, kept when
+#                  clue inversion passes
 # The unsat workloads take several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
