@@ -1,6 +1,6 @@
-//! The house's floors, read from the imports: no import circle between files and no
-//! import that runs up a floor (`scripts/module_graph.py`, whose floors ARCHITECTURE.md
-//! describes), the size of every source file, and the "where a new X goes" table of
+//! The house's floors, read from the imports of both crate roots: no import circle
+//! between files and no import that runs up a floor (`scripts/module_graph.py`, whose
+//! floors ARCHITECTURE.md describes), each shape it must catch on a scratch tree, the size of every source file, and the "where a new X goes" table of
 //! ARCHITECTURE.md naming files that exist.
 
 use std::path::Path;
@@ -30,29 +30,110 @@ fn the_module_graph_has_no_circle_and_no_upward_import() {
     assert!(said.contains("no circle, none upward"), "{said}");
 }
 
-/// The check can fail: a scratch tree with a circle between two files of one floor and
-/// an import from the model up into the command line.
+/// Runs the check on a scratch tree of `(path, text)` files: whether it passed, and what
+/// it said.
+fn scratch(tree: &[(&str, &str)]) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in tree {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let out = graph(dir.path());
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+/// The check can fail: a circle between two files of one floor and an import from the
+/// model up into the command line.
 #[test]
 fn the_module_graph_check_finds_circles_and_upward_imports() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path();
-    std::fs::create_dir_all(src.join("model")).unwrap();
-    std::fs::create_dir_all(src.join("cli")).unwrap();
-    std::fs::write(src.join("lib.rs"), "pub mod model;\npub mod cli;\n").unwrap();
-    std::fs::write(src.join("model/mod.rs"), "mod a;\nmod b;\n").unwrap();
-    std::fs::write(src.join("model/a.rs"), "use super::b::B;\npub struct A;\n").unwrap();
-    std::fs::write(
-        src.join("model/b.rs"),
-        "use super::a::A;\nuse crate::cli::Args;\npub struct B;\n",
-    )
-    .unwrap();
-    std::fs::write(src.join("cli/mod.rs"), "pub struct Args;\n").unwrap();
-    let out = graph(src);
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{said}");
+    let (passed, said) = scratch(&[
+        ("lib.rs", "pub mod model;\npub mod cli;\n"),
+        ("model/mod.rs", "mod a;\nmod b;\n"),
+        ("model/a.rs", "use super::b::B;\npub struct A;\n"),
+        (
+            "model/b.rs",
+            "use super::a::A;\nuse crate::cli::Args;\npub struct B;\n",
+        ),
+        ("cli/mod.rs", "pub struct Args;\n"),
+    ]);
+    assert!(!passed, "{said}");
     assert!(said.contains("import circle: model::a, model::b"), "{said}");
     assert!(
-        said.contains("(model::b, floor 2) imports cli (floor 10)"),
+        said.contains("(model::b, floor 2) imports cli (floor 11)"),
+        "{said}"
+    );
+}
+
+/// A circle hidden behind a folder's front: `a` names `B` through `model/mod.rs`, which
+/// re-exports it from `b`, and `b` imports `a`. The import counts as one of `b`.
+#[test]
+fn the_module_graph_check_sees_a_circle_through_a_re_export() {
+    let (passed, said) = scratch(&[
+        ("lib.rs", "pub mod model;\n"),
+        ("model/mod.rs", "mod a;\nmod b;\npub use b::B;\n"),
+        ("model/a.rs", "use super::B;\npub struct A;\n"),
+        ("model/b.rs", "use super::a::A;\npub struct B;\n"),
+    ]);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("import circle: model::a, model::b\n    model::a -> model::b"),
+        "{said}"
+    );
+}
+
+/// An upward import through the crate root: the model names `crate::Run`, which lib.rs
+/// re-exports from `action`; and the binary's `cli` (reading the library as
+/// `dominofit::`) is a crate of its own, whose imports are read too.
+#[test]
+fn the_module_graph_check_sees_an_upward_import_through_lib_rs() {
+    let (passed, said) = scratch(&[
+        (
+            "lib.rs",
+            "pub mod model;\npub mod action;\npub use action::Run;\n",
+        ),
+        ("model/mod.rs", "use crate::Run;\npub struct Model;\n"),
+        ("action/mod.rs", "pub struct Run;\n"),
+        ("main.rs", "mod cli;\nfn main() {}\n"),
+        ("cli/mod.rs", "use dominofit::Run;\npub fn run(_: Run) {}\n"),
+    ]);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("(model, floor 2) imports action (floor 10)"),
+        "{said}"
+    );
+    assert_eq!(said.matches("upward import").count(), 1, "{said}");
+}
+
+/// Siblings that reach each other through their parent's glob (`use super::*` brings in
+/// what `model/mod.rs` imports from each), and a file no module declares.
+#[test]
+fn the_module_graph_check_sees_siblings_through_a_glob_and_stray_files() {
+    let (passed, said) = scratch(&[
+        ("lib.rs", "pub mod model;\n"),
+        ("model/mod.rs", "mod a;\nmod b;\nuse a::A;\nuse b::B;\n"),
+        (
+            "model/a.rs",
+            "use super::*;\npub struct A;\npub fn f(_: B) {}\n",
+        ),
+        (
+            "model/b.rs",
+            "use super::*;\npub struct B;\npub fn g(_: A) {}\n",
+        ),
+        ("model/c.rs", "pub struct C;\n"),
+    ]);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("import circle: model::a, model::b\n"),
+        "{said}"
+    );
+    assert!(
+        said.contains("model/c.rs is declared by no module of lib.rs or main.rs"),
         "{said}"
     );
 }
