@@ -35,9 +35,7 @@ pub fn search_with_proof(
     sink: &mut Sink,
 ) -> crate::backend::Outcome {
     let layout = layout::Layout::new(model, false);
-    search::Search::new(&layout, options.for_proof())
-        .with_proof(proof)
-        .run(0, budget, sink)
+    search::Search::traced(&layout, options.for_proof(), proof::Logged(proof)).run(0, budget, sink)
 }
 
 /// The native search backend.

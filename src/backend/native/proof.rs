@@ -61,3 +61,134 @@ pub trait Justify {
     /// refuses any other.
     fn dead_end(&mut self, decisions: &[u32]);
 }
+
+/// Farkas multipliers: `(cell or group, multiplier)`, the zero ones left out.
+pub type Multipliers = Vec<(u32, i64)>;
+
+/// How a search tells its reasoning, chosen once, by type, when the search is built: a
+/// search is generic over its trace, so no check asks whether a proof is being logged.
+/// [`Unlogged`] is zero-sized and does nothing, and the closures that would build a
+/// reason are never run. [`Logged`] builds each reason and hands it to a [`Justify`].
+/// The failure cache keeps what the trace needs of a cached refutation
+/// ([`Trace::Nogood`]): nothing unlogged; logged, the decisions of its nogood.
+pub trait Trace {
+    /// What a cached failure keeps for the proof: see [`Trace::reaches`].
+    type Nogood;
+
+    /// What to keep of a failure proved below `decisions`.
+    fn nogood(&self, decisions: impl FnOnce() -> Vec<u32>) -> Self::Nogood;
+
+    /// Whether a cached failure may count at a node whose committed placements are
+    /// `chosen`: always unlogged; logged, only when the failure's decisions are all
+    /// among them, so that unit propagation from the current decisions reaches its
+    /// nogood.
+    fn reaches(nogood: &Self::Nogood, chosen: &[u32]) -> bool;
+
+    /// The cache room a kept nogood takes, in 64-bit words.
+    fn words(nogood: &Self::Nogood) -> usize;
+
+    /// See [`Justify::dead_end`].
+    fn dead_end(&mut self, decisions: impl FnOnce() -> Vec<u32>);
+
+    /// See [`Justify::colour_imbalance`]: the reason gives `(more, fewer)`.
+    fn colour_imbalance(&mut self, reason: impl FnOnce() -> (Vec<u32>, Vec<u32>));
+
+    /// See [`Justify::hall_set`]: each reason is a `(set, neighbours)` pair.
+    fn hall_sets(&mut self, reason: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>);
+
+    /// See [`Justify::capacity`].
+    fn capacity(&mut self, group: u32, runs: impl FnOnce() -> Vec<Run>);
+
+    /// See [`Justify::farkas`]: the reason gives the cells' and the groups' multipliers.
+    fn farkas(&mut self, root: bool, reason: impl FnOnce() -> (Multipliers, Multipliers));
+
+    /// See [`Justify::root_settled`].
+    fn root_settled(&mut self);
+}
+
+/// No proof is logged.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unlogged;
+
+impl Trace for Unlogged {
+    type Nogood = ();
+
+    #[inline(always)]
+    fn nogood(&self, _: impl FnOnce() -> Vec<u32>) {}
+
+    #[inline(always)]
+    fn reaches(_: &(), _: &[u32]) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn words(_: &()) -> usize {
+        0
+    }
+
+    #[inline(always)]
+    fn dead_end(&mut self, _: impl FnOnce() -> Vec<u32>) {}
+
+    #[inline(always)]
+    fn colour_imbalance(&mut self, _: impl FnOnce() -> (Vec<u32>, Vec<u32>)) {}
+
+    #[inline(always)]
+    fn hall_sets(&mut self, _: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>) {}
+
+    #[inline(always)]
+    fn capacity(&mut self, _: u32, _: impl FnOnce() -> Vec<Run>) {}
+
+    #[inline(always)]
+    fn farkas(&mut self, _: bool, _: impl FnOnce() -> (Multipliers, Multipliers)) {}
+
+    #[inline(always)]
+    fn root_settled(&mut self) {}
+}
+
+/// A proof is logged to the [`Justify`] held.
+pub struct Logged<'j>(pub &'j mut dyn Justify);
+
+impl Trace for Logged<'_> {
+    type Nogood = Box<[u32]>;
+
+    fn nogood(&self, decisions: impl FnOnce() -> Vec<u32>) -> Box<[u32]> {
+        decisions().into_boxed_slice()
+    }
+
+    fn reaches(nogood: &Box<[u32]>, chosen: &[u32]) -> bool {
+        let chosen: rustc_hash::FxHashSet<u32> = chosen.iter().copied().collect();
+        nogood.iter().all(|d| chosen.contains(d))
+    }
+
+    fn words(nogood: &Box<[u32]>) -> usize {
+        nogood.len().div_ceil(2)
+    }
+
+    fn dead_end(&mut self, decisions: impl FnOnce() -> Vec<u32>) {
+        self.0.dead_end(&decisions());
+    }
+
+    fn colour_imbalance(&mut self, reason: impl FnOnce() -> (Vec<u32>, Vec<u32>)) {
+        let (more, fewer) = reason();
+        self.0.colour_imbalance(&more, &fewer);
+    }
+
+    fn hall_sets(&mut self, reason: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>) {
+        for (set, neighbours) in reason() {
+            self.0.hall_set(&set, &neighbours);
+        }
+    }
+
+    fn capacity(&mut self, group: u32, runs: impl FnOnce() -> Vec<Run>) {
+        self.0.capacity(group, &runs());
+    }
+
+    fn farkas(&mut self, root: bool, reason: impl FnOnce() -> (Multipliers, Multipliers)) {
+        let (cells, groups) = reason();
+        self.0.farkas(&cells, &groups, root);
+    }
+
+    fn root_settled(&mut self) {
+        self.0.root_settled();
+    }
+}

@@ -9,6 +9,7 @@ use super::order::{Perturbation, luby};
 use super::stall::Filter;
 use super::state::Search;
 use super::sweep::{Sweep, Sweeps};
+use crate::backend::native::proof::Trace;
 use crate::backend::{Budget, Control, Ending, Outcome, Sink};
 use crate::model::PlacementId;
 
@@ -53,7 +54,7 @@ fn decisions(frames: &[Frame]) -> Vec<u32> {
 /// How often (in nodes) the deadline is read; a clock read costs about 20 ns.
 pub(super) const DEADLINE_EVERY: u64 = 64;
 
-impl<'a> Search<'a> {
+impl<'a, T: Trace> Search<'a, T> {
     /// Runs the search from the root, reporting each tiling to `sink`. `limit` is the
     /// number of solutions wanted (0: all); restarts are used only when it is bounded,
     /// since an enumeration of everything gains nothing from starting over.
@@ -74,7 +75,7 @@ impl<'a> Search<'a> {
         }
         let mut root_alive = self.settle();
         if !root_alive {
-            self.log_dead_end(&[]);
+            self.trace.dead_end(Vec::new);
         }
         // The matching filter once at the root, before the root is marked: what it
         // deletes stays deleted for every descent and restart. Small boards are settled
@@ -87,14 +88,14 @@ impl<'a> Search<'a> {
         if root_alive && root_filter && self.uncovered > 0 {
             root_alive = self.stall_checks_pass(None, false);
             if !root_alive {
-                self.log_dead_end(&[]);
+                self.trace.dead_end(Vec::new);
             }
         }
         if root_alive && root_filter && self.uncovered > 0 {
             loop {
                 match self.apply_matching(budget) {
                     Filter::Dead => {
-                        self.log_dead_end(&[]);
+                        self.trace.dead_end(Vec::new);
                         root_alive = false;
                         break;
                     }
@@ -117,8 +118,8 @@ impl<'a> Search<'a> {
         }
         let forced = self.chosen.len() as u64;
         self.nodes = 1;
-        if root_alive && let Some(proof) = self.proof.as_deref_mut() {
-            proof.root_settled();
+        if root_alive {
+            self.trace.root_settled();
         }
         let ending = if !root_alive {
             Ending::Exhausted
@@ -156,7 +157,7 @@ impl<'a> Search<'a> {
                 match self.descend(&descent, budget, sink, &mut reported) {
                     Some(ending) => break ending,
                     None if self.farkas_refuted() => {
-                        self.log_dead_end(&[]);
+                        self.trace.dead_end(Vec::new);
                         break Ending::Exhausted;
                     }
                     None => {
@@ -213,9 +214,7 @@ impl<'a> Search<'a> {
                     // A tiling, or all cells covered with a quota unmet: either way a
                     // dead end for a proof (its formula rules out the one tiling it may
                     // have, and the sink refuses any other).
-                    if self.proof.is_some() {
-                        self.log_dead_end(&decisions(&frames));
-                    }
+                    self.trace.dead_end(|| decisions(&frames));
                     if self.quota.iter().all(|&q| q == 0) {
                         found += 1;
                         self.tilings_found += 1;
@@ -241,9 +240,7 @@ impl<'a> Search<'a> {
                 }
                 let matching_follows = self.matching_due(frames.len());
                 if !self.stall_checks_pass(since, matching_follows) {
-                    if self.proof.is_some() {
-                        self.log_dead_end(&decisions(&frames));
-                    }
+                    self.trace.dead_end(|| decisions(&frames));
                     failures += 1;
                     self.failures_total += 1;
                     if let Some(top) = frames.last() {
@@ -259,9 +256,7 @@ impl<'a> Search<'a> {
                 };
                 match filtered {
                     Filter::Dead => {
-                        if self.proof.is_some() {
-                            self.log_dead_end(&decisions(&frames));
-                        }
+                        self.trace.dead_end(|| decisions(&frames));
                         failures += 1;
                         self.failures_total += 1;
                         if let Some(top) = frames.last() {
@@ -322,7 +317,7 @@ impl<'a> Search<'a> {
                     }
                     if self.nodes.is_multiple_of(DEADLINE_EVERY) {
                         if self.farkas_refuted() {
-                            self.log_dead_end(&[]);
+                            self.trace.dead_end(Vec::new);
                             return Some(Ending::Exhausted);
                         }
                         self.start_farkas_when_due(budget);
@@ -336,9 +331,7 @@ impl<'a> Search<'a> {
                         break;
                     }
                     self.queue.clear();
-                    if self.proof.is_some() {
-                        self.log_dead_end(&decisions(&frames));
-                    }
+                    self.trace.dead_end(|| decisions(&frames));
                     failures += 1;
                     self.failures_total += 1;
                     wall.failed(line_of(cell));
@@ -346,12 +339,9 @@ impl<'a> Search<'a> {
                     let failed = top.found_before == found;
                     frames.pop();
                     self.undo_to(mark);
-                    let proved = self.proof.is_some().then(|| decisions(&frames));
-                    if let Some(nogood) = &proved {
-                        self.log_dead_end(nogood);
-                    }
+                    self.trace.dead_end(|| decisions(&frames));
                     if failed && self.options.failure_cache {
-                        self.remember_failure(proved);
+                        self.remember_failure(|| decisions(&frames));
                     }
                 }
                 if restarts

@@ -4,6 +4,7 @@
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::farkas;
+use crate::backend::native::proof::{Multipliers, Trace};
 
 /// Boards with more open cells than this (60×60) are not given to the LP. On the planted
 /// `huge` boards (satisfiable: nothing to refute) the LP beside the search slowed the
@@ -12,7 +13,7 @@ use crate::backend::native::farkas;
 /// that an abandoned LP holds a core for seconds.
 pub(super) const FARKAS_MAX_CELLS: usize = 3600;
 
-impl<'a> Search<'a> {
+impl<'a, T: Trace> Search<'a, T> {
     /// The current (settled) node as the LP reads it.
     pub(super) fn farkas_node(&self) -> farkas::Node<'_> {
         farkas::Node {
@@ -26,35 +27,13 @@ impl<'a> Search<'a> {
     pub(super) fn farkas_refutes_here(&mut self) -> bool {
         let (verdict, certificate) = farkas::refute_with_certificate(self.lay, &self.farkas_node());
         let refuted = verdict == farkas::LpVerdict::Refuted;
-        if let Some(certificate) = certificate {
-            let covered = self.covered.clone();
-            self.justify_farkas(&certificate, &covered, false);
+        if let Some(certificate) = &certificate {
+            let covered = &self.covered;
+            self.trace
+                .farkas(false, || farkas_reason(certificate, covered));
         }
         self.farkas_refutations += u64::from(refuted);
         refuted
-    }
-
-    /// Tells the proof logger the Farkas multipliers of a refutation: the cells' of the
-    /// cells uncovered at the refuted node, and the groups'.
-    fn justify_farkas(&mut self, certificate: &farkas::Certificate, covered: &[bool], root: bool) {
-        let Some(proof) = self.proof.as_deref_mut() else {
-            return;
-        };
-        let cells: Vec<(u32, i64)> = certificate
-            .pi
-            .iter()
-            .enumerate()
-            .filter(|&(c, &m)| m != 0 && !covered[c])
-            .map(|(c, &m)| (c as u32, m))
-            .collect();
-        let groups: Vec<(u32, i64)> = certificate
-            .mu
-            .iter()
-            .enumerate()
-            .filter(|&(_, &m)| m != 0)
-            .map(|(g, &m)| (g as u32, m))
-            .collect();
-        proof.farkas(&cells, &groups, root);
     }
 
     /// Marks the current (settled) node as the root the LP will refute, and schedules
@@ -117,9 +96,10 @@ impl<'a> Search<'a> {
             return false;
         };
         let lp = self.lp.take();
-        if let (Some(certificate), Some(lp)) = (certificate, lp) {
-            let covered = lp.root_covered().to_vec();
-            self.justify_farkas(&certificate, &covered, true);
+        if let (Some(certificate), Some(lp)) = (&certificate, &lp) {
+            let covered = lp.root_covered();
+            self.trace
+                .farkas(true, || farkas_reason(certificate, covered));
         }
         match verdict {
             farkas::LpVerdict::Refuted => {
@@ -133,4 +113,27 @@ impl<'a> Search<'a> {
             farkas::LpVerdict::Unfinished => false,
         }
     }
+}
+
+/// The Farkas multipliers of a refutation as the trace reads them: the cells' of the
+/// cells uncovered at the refuted node, and the groups'.
+fn farkas_reason(
+    certificate: &farkas::Certificate,
+    covered: &[bool],
+) -> (Multipliers, Multipliers) {
+    let cells = certificate
+        .pi
+        .iter()
+        .enumerate()
+        .filter(|&(c, &m)| m != 0 && !covered[c])
+        .map(|(c, &m)| (c as u32, m))
+        .collect();
+    let groups = certificate
+        .mu
+        .iter()
+        .enumerate()
+        .filter(|&(_, &m)| m != 0)
+        .map(|(g, &m)| (g as u32, m))
+        .collect();
+    (cells, groups)
 }

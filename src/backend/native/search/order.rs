@@ -2,6 +2,7 @@
 //! restart schedule.
 
 use super::state::Search;
+use crate::backend::native::proof::Trace;
 
 /// With `Perturbation::Swap`, one branching decision in this many takes the second-best
 /// value.
@@ -56,7 +57,7 @@ fn proportional_pick(scored: &[(f64, u32)], bits: u64) -> usize {
     scored.iter().rposition(|s| s.0 > 0.0).unwrap_or(0)
 }
 
-impl<'a> Search<'a> {
+impl<'a, T: Trace> Search<'a, T> {
     /// Value order at a branching cell. With `quota_ratio_order`, candidates whose
     /// groups still need a larger share of their candidates go first: on planted boards
     /// that is what keeps column quotas reachable as the search moves down. After a

@@ -4,7 +4,9 @@
 
 use super::state::Search;
 use crate::backend::Budget;
+use crate::backend::native::layout::Layout;
 use crate::backend::native::matching::{Filtered, Graph};
+use crate::backend::native::proof::{Run, Trace};
 
 /// What exploring one component of the candidate graph found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +34,7 @@ pub(super) enum Filter {
 /// times what one trail entry costs. Later calls are priced at the mean so far.
 pub(super) const MATCHING_COST_PER_CELL: u64 = 4;
 
-impl<'a> Search<'a> {
+impl<'a, T: Trace> Search<'a, T> {
     /// The checks run when propagation stalls, before branching, on what changed since
     /// trail position `since` (`None` at the root: everything). A cache hit counts as a
     /// failed check: the subtree was already proved empty. When the matching filter
@@ -111,36 +113,10 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Tells the proof logger why line group `g` cannot reach its quota: the runs of
-    /// its live members (consecutive members overlap, and a run of `k` of them covers
-    /// `k + 1` cells).
+    /// Tells the trace why line group `g` cannot reach its quota.
     fn justify_capacity(&mut self, g: usize) {
-        let Some(proof) = self.proof.as_deref_mut() else {
-            return;
-        };
-        let lay = self.lay;
-        let mut runs: Vec<crate::backend::native::proof::Run> = Vec::new();
-        let mut last: Option<[u32; 2]> = None;
-        for &p in lay.members(g as u32) {
-            if !self.active[p as usize] {
-                continue;
-            }
-            let cells = lay.place_cells[p as usize];
-            let joins = last.is_some_and(|l| cells.iter().any(|c| l.contains(c)));
-            if !joins {
-                runs.push(crate::backend::native::proof::Run::default());
-            }
-            if let Some(run) = runs.last_mut() {
-                for c in cells {
-                    if !run.cells.contains(&c) {
-                        run.cells.push(c);
-                    }
-                }
-                run.members.push(p);
-            }
-            last = Some(cells);
-        }
-        proof.capacity(g as u32, &runs);
+        let (lay, active) = (self.lay, &self.active);
+        self.trace.capacity(g as u32, || line_runs(lay, active, g));
     }
 
     /// The whole-board version of [`Self::capacity_ok`]: every line group.
@@ -221,21 +197,20 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Tells the proof logger why the component just explored (in `scratch`) has no
-    /// tiling: its cells of the more numerous colour, each covered at least once, and
-    /// those of the other, each at most once, are more than its pieces can pair.
+    /// Tells the trace why the component just explored (in `scratch`) has no tiling:
+    /// its cells of the more numerous colour, each covered at least once, and those of
+    /// the other, each at most once, are more than its pieces can pair.
     fn justify_colour(&mut self) {
-        let Some(proof) = self.proof.as_deref_mut() else {
-            return;
-        };
-        let lay = self.lay;
-        let (even, odd): (Vec<u32>, Vec<u32>) =
-            self.scratch.iter().partition(|&&c| lay.colour(c) == 0);
-        if even.len() > odd.len() {
-            proof.colour_imbalance(&even, &odd);
-        } else {
-            proof.colour_imbalance(&odd, &even);
-        }
+        let (lay, component) = (self.lay, &self.scratch);
+        self.trace.colour_imbalance(|| {
+            let (even, odd): (Vec<u32>, Vec<u32>) =
+                component.iter().partition(|&&c| lay.colour(c) == 0);
+            if even.len() > odd.len() {
+                (even, odd)
+            } else {
+                (odd, even)
+            }
+        });
     }
 
     /// The whole-board version of [`Self::colour_ok`], run once at the root.
@@ -368,19 +343,14 @@ impl<'a> Search<'a> {
         match outcome {
             Filtered::Stopped => Filter::Stopped,
             Filtered::Dead => {
-                if let Some(proof) = self.proof.as_deref_mut() {
-                    let (short, neighbours) = self.matcher.hall_violator(&graph);
-                    proof.hall_set(&short, &neighbours);
-                }
+                let matcher = &self.matcher;
+                self.trace.hall_sets(|| vec![matcher.hall_violator(&graph)]);
                 Filter::Dead
             }
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
             Filtered::Delete(doomed) => {
-                if let Some(proof) = self.proof.as_deref_mut() {
-                    for (tight, neighbours) in self.matcher.tight_sets(&graph, &doomed) {
-                        proof.hall_set(&tight, &neighbours);
-                    }
-                }
+                let matcher = &self.matcher;
+                self.trace.hall_sets(|| matcher.tight_sets(&graph, &doomed));
                 self.matching_deletions += doomed.len() as u64;
                 for p in doomed {
                     if self.active[p as usize] && self.delete(p).is_err() {
@@ -408,39 +378,52 @@ impl<'a> Search<'a> {
         key.into_boxed_slice()
     }
 
-    /// Whether the current node's subproblem was proved empty before. With a proof, only
-    /// when the decisions of that proof are all committed here (see `cache_decisions`).
+    /// Whether the current node's subproblem was proved empty before, where the trace
+    /// lets the refutation count here ([`Trace::reaches`]).
     fn cached_failure(&self) -> bool {
-        let key = self.cache_key();
-        if self.proof.is_none() {
-            return self.cache.contains(&key);
-        }
-        let Some(decisions) = self.cache_decisions.get(&key) else {
-            return false;
-        };
-        let chosen: rustc_hash::FxHashSet<u32> = self.chosen.iter().copied().collect();
-        decisions.iter().all(|d| chosen.contains(d))
+        self.cache
+            .get(&self.cache_key())
+            .is_some_and(|nogood| T::reaches(nogood, &self.chosen))
     }
 
-    /// Remembers that the current node's subproblem has no tiling; `decisions` are the
-    /// decisions of its nogood, when a proof is logged.
-    pub(super) fn remember_failure(&mut self, decisions: Option<Vec<u32>>) {
+    /// Remembers that the current node's subproblem has no tiling, proved below
+    /// `decisions`.
+    pub(super) fn remember_failure(&mut self, decisions: impl FnOnce() -> Vec<u32>) {
         let key = self.cache_key();
-        if self.cache_words + key.len() > self.options.cache_words {
+        let nogood = self.trace.nogood(decisions);
+        let words = key.len() + T::words(&nogood);
+        if self.cache_words + words > self.options.cache_words {
             self.cache.clear();
-            self.cache_decisions.clear();
             self.cache_words = 0;
         }
-        self.cache_words += key.len();
-        match decisions {
-            Some(decisions) => {
-                self.cache_words += decisions.len().div_ceil(2);
-                self.cache_decisions
-                    .insert(key, decisions.into_boxed_slice());
-            }
-            None => {
-                self.cache.insert(key);
-            }
-        }
+        self.cache_words += words;
+        self.cache.insert(key, nogood);
     }
+}
+
+/// The runs of line group `g`'s live members: consecutive members overlap, and a run of
+/// `k` of them covers `k + 1` cells.
+fn line_runs(lay: &Layout, active: &[bool], g: usize) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut last: Option<[u32; 2]> = None;
+    for &p in lay.members(g as u32) {
+        if !active[p as usize] {
+            continue;
+        }
+        let cells = lay.place_cells[p as usize];
+        let joins = last.is_some_and(|l| cells.iter().any(|c| l.contains(c)));
+        if !joins {
+            runs.push(Run::default());
+        }
+        if let Some(run) = runs.last_mut() {
+            for c in cells {
+                if !run.cells.contains(&c) {
+                    run.cells.push(c);
+                }
+            }
+            run.members.push(p);
+        }
+        last = Some(cells);
+    }
+    runs
 }

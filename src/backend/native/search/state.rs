@@ -2,7 +2,7 @@
 //! per group its live members and residual quota; the trail that undoes every change;
 //! and the propagation rules, run to a fixed point through a work queue.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 use super::options::SearchOptions;
 use crate::backend::Counters;
@@ -10,13 +10,13 @@ use crate::backend::native::farkas;
 use crate::backend::native::flow::Transport;
 use crate::backend::native::layout::Layout;
 use crate::backend::native::matching::Matching;
-use crate::backend::native::proof::Justify;
+use crate::backend::native::proof::{Trace, Unlogged};
 use crate::model::PlacementId;
 
 /// A contradiction: the current state has no completion.
 pub(super) struct Dead;
 
-pub(in crate::backend::native) struct Search<'a> {
+pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     pub(super) lay: &'a Layout<'a>,
     pub(super) options: SearchOptions,
     pub(super) active: Vec<bool>,
@@ -34,13 +34,10 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) stamp: Vec<u32>,
     pub(super) epoch: u32,
     pub(super) scratch: Vec<u32>,
-    pub(super) cache: FxHashSet<Box<[u64]>>,
+    /// Subproblems proved empty, keyed by (covered cells, residual quotas), with what
+    /// the trace keeps of each refutation ([`Trace::Nogood`]).
+    pub(super) cache: FxHashMap<Box<[u64]>, T::Nogood>,
     pub(super) cache_words: usize,
-    /// When a proof is logged: the decisions under which each cached failure was
-    /// proved (its nogood is in the proof). A hit counts only where they are all among
-    /// the placements now committed, so that unit propagation from the current
-    /// decisions reaches that nogood.
-    pub(super) cache_decisions: rustc_hash::FxHashMap<Box<[u64]>, Box<[u32]>>,
     pub(super) flow: Transport,
     pub(super) matcher: Matching,
     /// Trail entries below this are as the matching filter last saw them.
@@ -71,15 +68,28 @@ pub(in crate::backend::native) struct Search<'a> {
     pub(super) undone: u64,
     /// The matching filter's work so far, in the same unit.
     pub(super) matching_work: u64,
-    /// Where the reasoning goes when a proof is logged (`--certify`).
-    pub(super) proof: Option<&'a mut (dyn Justify + 'a)>,
+    /// Where the reasoning goes: nowhere, or to a proof logger (`--certify`).
+    pub(super) trace: T,
 }
 
 impl<'a> Search<'a> {
+    /// The search with no proof logged.
     pub(in crate::backend::native) fn new(
         lay: &'a Layout<'a>,
         options: SearchOptions,
     ) -> Search<'a> {
+        Search::traced(lay, options, Unlogged)
+    }
+}
+
+impl<'a, T: Trace> Search<'a, T> {
+    /// The search, telling `trace` its reasoning; a trace that logs a proof is given
+    /// options the logger can justify ([`SearchOptions::for_proof`]).
+    pub(in crate::backend::native) fn traced(
+        lay: &'a Layout<'a>,
+        options: SearchOptions,
+        trace: T,
+    ) -> Search<'a, T> {
         let places = lay.place_cells.len();
         let left = (0..lay.groups())
             .map(|g| lay.members(g as u32).len() as u32)
@@ -105,9 +115,8 @@ impl<'a> Search<'a> {
             stamp: Vec::new(),
             epoch: 0,
             scratch: Vec::new(),
-            cache: FxHashSet::default(),
+            cache: FxHashMap::default(),
             cache_words: 0,
-            cache_decisions: rustc_hash::FxHashMap::default(),
             flow: Transport::default(),
             matcher: Matching::default(),
             matching_since: 0,
@@ -128,24 +137,7 @@ impl<'a> Search<'a> {
             failures_total: 0,
             undone: 0,
             matching_work: 0,
-            proof: None,
-        }
-    }
-
-    /// The same search, logging its reasoning to `proof`; the caller gives it options
-    /// the logger can justify ([`SearchOptions::for_proof`]).
-    pub(in crate::backend::native) fn with_proof(
-        mut self,
-        proof: &'a mut (dyn Justify + 'a),
-    ) -> Search<'a> {
-        self.proof = Some(proof);
-        self
-    }
-
-    /// A dead end below `decisions`, told to the proof logger if there is one.
-    pub(super) fn log_dead_end(&mut self, decisions: &[u32]) {
-        if let Some(proof) = self.proof.as_deref_mut() {
-            proof.dead_end(decisions);
+            trace,
         }
     }
 

@@ -90,9 +90,7 @@ impl Board {
             ids,
             path: Vec::new(),
         };
-        search::Search::new(self)
-            .with_proof(proof)
-            .run(0, budget, each)
+        search::Search::traced(self, proof).run(0, budget, each)
     }
 }
 

@@ -19,7 +19,7 @@
 //! its left cell there can cover it.
 
 use super::board::Board;
-use crate::backend::native::proof::Justify;
+use crate::backend::native::proof::{Justify, Unlogged};
 use crate::backend::{Budget, Control, Counters, Ending, Outcome};
 
 /// Nodes between two looks at the clock (a stop request is read at every node).
@@ -52,30 +52,61 @@ struct State {
     free: u128,
 }
 
-pub(super) struct Search<'a> {
+pub(super) struct Search<'a, P: Path = Unlogged> {
     board: &'a Board,
     nodes: u64,
     forced: u64,
     found: usize,
     /// Nodes whose propagation failed.
     failures: u64,
-    /// Where dead ends go when a proof is logged, with the placement id of each piece
-    /// (`2·cell` for the vertical piece with its top there, `2·cell + 1` for the
-    /// horizontal one with its left cell there), and the decisions on the current path.
-    proof: Option<Proof<'a>>,
+    /// The decisions on the current path and where dead ends go: nowhere
+    /// ([`Unlogged`]), or to a proof logger ([`Proof`]).
+    path: P,
 }
 
-/// The proof logger of a search, and what it needs to name its decisions.
+/// What the search tells of its path, chosen by type: [`Unlogged`] keeps nothing (and
+/// costs nothing), [`Proof`] keeps the decisions and tells the logger each dead end.
+/// The only reasoning this path does is propagation, which a checker redoes itself: a
+/// dead end needs only its decisions.
+pub(super) trait Path {
+    /// The piece at `cell` (vertical or not) is placed by branching.
+    fn enter(&mut self, cell: usize, vertical: bool);
+    /// The last piece placed by branching is taken back.
+    fn leave(&mut self);
+    /// No tiling below the path (and, if given, the piece at `cell` placed next).
+    fn dead_end(&mut self, then: Option<(usize, bool)>);
+}
+
+impl Path for Unlogged {
+    #[inline(always)]
+    fn enter(&mut self, _: usize, _: bool) {}
+    #[inline(always)]
+    fn leave(&mut self) {}
+    #[inline(always)]
+    fn dead_end(&mut self, _: Option<(usize, bool)>) {}
+}
+
+/// The proof logger of a search, and what it needs to name its decisions: the
+/// placement id of each piece (`2·cell` for the vertical piece with its top there,
+/// `2·cell + 1` for the horizontal one with its left cell there).
 pub(super) struct Proof<'a> {
     pub(super) log: &'a mut dyn Justify,
     pub(super) ids: &'a [u32],
     pub(super) path: Vec<u32>,
 }
 
-impl Proof<'_> {
-    fn dead_end(&mut self, then: Option<u32>) {
+impl Path for Proof<'_> {
+    fn enter(&mut self, cell: usize, vertical: bool) {
+        self.path.push(self.ids[2 * cell + usize::from(!vertical)]);
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    fn dead_end(&mut self, then: Option<(usize, bool)>) {
         let mut decisions = self.path.clone();
-        decisions.extend(then);
+        decisions.extend(then.map(|(cell, vertical)| self.ids[2 * cell + usize::from(!vertical)]));
         self.log.dead_end(&decisions);
     }
 }
@@ -92,20 +123,21 @@ enum Halt {
 
 impl<'a> Search<'a> {
     pub(super) fn new(board: &'a Board) -> Search<'a> {
+        Search::traced(board, Unlogged)
+    }
+}
+
+impl<'a, P: Path> Search<'a, P> {
+    /// The search, telling `path` its decisions and dead ends.
+    pub(super) fn traced(board: &'a Board, path: P) -> Search<'a, P> {
         Search {
             board,
             nodes: 0,
             forced: 0,
             found: 0,
             failures: 0,
-            proof: None,
+            path,
         }
-    }
-
-    /// The same search, logging its dead ends to `proof`.
-    pub(super) fn with_proof(mut self, proof: Proof<'a>) -> Search<'a> {
-        self.proof = Some(proof);
-        self
     }
 
     pub(super) fn run(
@@ -167,18 +199,14 @@ impl<'a> Search<'a> {
             self.forced = u64::from((s.pv | s.ph).count_ones());
         }
         if !consistent {
-            if let Some(proof) = &mut self.proof {
-                proof.dead_end(None);
-            }
+            self.path.dead_end(None);
             self.failures += 1;
             return Ok(());
         }
         if s.free == 0 {
             // A dead end for a proof: its formula rules out the one tiling it may
             // have, and the sink refuses any other.
-            if let Some(proof) = &mut self.proof {
-                proof.dead_end(None);
-            }
+            self.path.dead_end(None);
             self.found += 1;
             if each(s.pv, s.ph) == Control::Stop || (limit != 0 && self.found >= limit) {
                 return Err(Halt::Stopped);
@@ -193,30 +221,18 @@ impl<'a> Search<'a> {
             }
             let mut next = s;
             let (v, h) = if vertical { (cell, 0) } else { (0, cell) };
-            let piece = self
-                .proof
-                .as_ref()
-                .map(|proof| proof.ids[2 * index + usize::from(!vertical)]);
             if self.board.place(&mut next, v, h) {
-                if let (Some(proof), Some(piece)) = (&mut self.proof, piece) {
-                    proof.path.push(piece);
-                }
+                self.path.enter(index, vertical);
                 let below = self.branch(next, false, limit, budget, each);
-                if let Some(proof) = &mut self.proof {
-                    proof.path.pop();
-                }
+                self.path.leave();
                 below?;
             } else {
-                if let (Some(proof), Some(piece)) = (&mut self.proof, piece) {
-                    proof.dead_end(Some(piece));
-                }
+                self.path.dead_end(Some((index, vertical)));
                 self.failures += 1;
             }
         }
         // Every way to cover the cell was tried.
-        if let Some(proof) = &mut self.proof {
-            proof.dead_end(None);
-        }
+        self.path.dead_end(None);
         Ok(())
     }
 }
