@@ -186,3 +186,47 @@ fn the_where_a_new_x_goes_table_names_files_that_exist() {
         "named in ARCHITECTURE.md but missing: {missing:?}"
     );
 }
+
+/// The native searches are generic over their trace (`native/proof.rs`): no check asks
+/// whether a proof is being logged. A proof held as an `Option`, asked whether it is
+/// there, or matched out of one is the branch this rules out.
+#[test]
+fn the_native_searches_never_ask_whether_a_proof_is_logged() {
+    fn asks(code: &str) -> bool {
+        let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        let held = code.split("Option<").skip(1).any(|rest| {
+            let inside = rest.split('>').next().unwrap_or("");
+            ["Justify", "Trace", "Proof", "Logged"]
+                .iter()
+                .any(|t| inside.contains(t))
+        });
+        let asked = ["proof", "trace", "log"].iter().any(|name| {
+            [".is_some", ".is_none", ".as_ref", ".as_mut", ".as_deref"]
+                .iter()
+                .any(|ask| code.contains(&format!("{name}{ask}")))
+                || code.contains(&format!("Some({name})"))
+        });
+        held || asked
+    }
+    let mut found = Vec::new();
+    for dir in ["src/backend/native/search", "src/backend/native/small"] {
+        for entry in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                if asks(line.split("//").next().unwrap_or("")) {
+                    found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "proof-presence branches: {found:#?}");
+    // The check finds what it is for: the shapes the searches had before.
+    assert!(asks("if let Some(proof) = self.proof.as_deref_mut() {"));
+    assert!(asks(
+        "pub(super) proof: Option<&'a mut (dyn Justify + 'a)>,"
+    ));
+    assert!(asks("if self.proof.is_some() {"));
+    assert!(asks("proof: Option<Proof<'a>>,"));
+    assert!(!asks("self.trace.dead_end(|| decisions(&frames));"));
+}
