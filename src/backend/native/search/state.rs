@@ -2,19 +2,16 @@
 //! per group its live members and residual quota; the trail that undoes every change;
 //! and the propagation rules, run to a fixed point through a work queue.
 
-use rustc_hash::FxHashMap;
-
+use super::cache::FailureCache;
+use super::checks::Propagators;
 use super::options::SearchOptions;
+use super::propagator::Dead;
 use crate::backend::Counters;
 use crate::backend::native::farkas;
-use crate::backend::native::flow::Transport;
 use crate::backend::native::layout::Layout;
 use crate::backend::native::matching::Matching;
 use crate::backend::native::proof::{Trace, Unlogged};
 use crate::model::PlacementId;
-
-/// A contradiction: the current state has no completion.
-pub(super) struct Dead;
 
 pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     pub(super) lay: &'a Layout<'a>,
@@ -31,19 +28,12 @@ pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     /// `c << 1` for a cell to look at, `g << 1 | 1` for a group.
     pub(super) queue: Vec<u32>,
     pub(super) uncovered: usize,
-    pub(super) stamp: Vec<u32>,
-    pub(super) epoch: u32,
-    pub(super) scratch: Vec<u32>,
-    /// Subproblems proved empty, keyed by (covered cells, residual quotas), with what
-    /// the trace keeps of each refutation ([`Trace::Nogood`]).
-    pub(super) cache: FxHashMap<Box<[u64]>, T::Nogood>,
-    pub(super) cache_words: usize,
-    pub(super) flow: Transport,
+    /// The propagators behind the seam (`propagator.rs`), each with its own state.
+    pub(super) propagators: Propagators,
+    pub(super) cache: FailureCache<T>,
     pub(super) matcher: Matching,
     /// Trail entries below this are as the matching filter last saw them.
     pub(super) matching_since: usize,
-    pub(super) left_scratch: Vec<i32>,
-    pub(super) right_scratch: Vec<i32>,
     pub(super) rng: u64,
     pub(super) restarts: u64,
     pub(super) nodes: u64,
@@ -112,16 +102,10 @@ impl<'a, T: Trace> Search<'a, T> {
             chosen: Vec::with_capacity(lay.cells / 2),
             queue: Vec::new(),
             uncovered: lay.cells,
-            stamp: Vec::new(),
-            epoch: 0,
-            scratch: Vec::new(),
-            cache: FxHashMap::default(),
-            cache_words: 0,
-            flow: Transport::default(),
+            propagators: Propagators::new(&options),
+            cache: FailureCache::new(options.cache_words),
             matcher: Matching::default(),
             matching_since: 0,
-            left_scratch: Vec::new(),
-            right_scratch: Vec::new(),
             rng: options.seed.max(1),
             restarts: 0,
             nodes: 0,
@@ -345,24 +329,6 @@ impl<'a, T: Trace> Search<'a, T> {
             self.queue.clear();
             false
         }
-    }
-
-    /// Placements changed since trail position `since`: the only place a stall check
-    /// can find something new, since the parent node passed the same checks.
-    /// A fresh stamp value, so per-node visited marks need no clearing.
-    /// Epochs advance by two: `epoch + 1` marks cells of a large component.
-    pub(super) fn next_epoch(&mut self) -> u32 {
-        let cells_or_groups = self.lay.cells.max(self.lay.groups());
-        if self.stamp.len() != cells_or_groups {
-            self.stamp = vec![0; cells_or_groups];
-            self.epoch = 0;
-        }
-        if self.epoch >= u32::MAX - 3 {
-            self.stamp.fill(0);
-            self.epoch = 0;
-        }
-        self.epoch += 2;
-        self.epoch
     }
 
     pub(super) fn counters(&self, forced: u64) -> Counters {

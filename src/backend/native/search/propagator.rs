@@ -1,0 +1,100 @@
+//! The seam for the search's checks: a propagator looks at a settled node, incrementally
+//! (only what changed since its parent, which passed), says whether the node can still
+//! have a tiling, and when it cannot, gives the reason to the search's trace. Each keeps
+//! its own state, lives in a file of its own, and has a from-scratch twin that debug
+//! builds hold it to: a node it rejects must fail from scratch too, or tilings would be
+//! lost. Which run, and in what order, is `checks.rs`.
+//!
+//! The checks behind the seam: [`super::capacity`] (a line's quota against its room),
+//! [`super::colour`] (the colour balance of the candidate graph's components) and
+//! [`super::transport`] (the cut quotas as a transport problem). Where the seam does not
+//! fit, and why:
+//!
+//! * the cover and quota rules are the domain's own unit propagation, counted in
+//!   `delete` and `commit` (`state.rs`): a call through a trait per counter update would
+//!   cost in the search's hottest loop, and their reasons need no words (a checker
+//!   redoes unit propagation itself);
+//! * Régin's matching filter (`matching/`, called from `stall.rs`) deletes candidates
+//!   rather than only judging, reads the budget inside, and keeps its matching along the
+//!   trail; its twin is `matching/twin.rs`;
+//! * the LP (`lp.rs`) runs beside the search on a thread of its own and is polled;
+//! * the small-board path (`small/`) works on bitset words, where every rule is a few
+//!   bitwise operations for all cells at once.
+
+use crate::backend::native::layout::Layout;
+use crate::backend::native::proof::Trace;
+
+/// A contradiction: the current state has no completion (from propagation, or from a
+/// propagator).
+pub(super) struct Dead;
+
+/// What a propagator reads of the search's state at a settled node.
+pub(super) struct Node<'s> {
+    pub(super) lay: &'s Layout<'s>,
+    /// Which placements are still candidates.
+    pub(super) active: &'s [bool],
+    /// Which cells are covered.
+    pub(super) covered: &'s [bool],
+    /// Live members per group.
+    pub(super) left: &'s [u32],
+    /// Residual quota per group.
+    pub(super) quota: &'s [i32],
+    /// `p << 1` for a deletion, `p << 1 | 1` for a commit, in order.
+    pub(super) trail: &'s [u32],
+}
+
+/// One of the search's checks at a stall.
+pub(super) trait Propagator {
+    /// Whether the node can still have a tiling, looking at the placements changed since
+    /// trail position `since` (`None`: the whole board, at the root). On a failure the
+    /// reason goes to `trace`.
+    fn check<T: Trace>(
+        &mut self,
+        node: &Node,
+        since: Option<usize>,
+        trace: &mut T,
+    ) -> Result<(), Dead>;
+
+    /// The same judgement from scratch, over the whole board, telling no one.
+    fn holds_from_scratch(&mut self, node: &Node) -> bool;
+
+    /// [`Propagator::check`], held to its twin in debug builds.
+    fn checked<T: Trace>(
+        &mut self,
+        node: &Node,
+        since: Option<usize>,
+        trace: &mut T,
+    ) -> Result<(), Dead> {
+        let verdict = self.check(node, since, trace);
+        debug_assert!(
+            verdict.is_ok() || !self.holds_from_scratch(node),
+            "{}: rejected a node its from-scratch twin passes",
+            std::any::type_name::<Self>()
+        );
+        verdict
+    }
+}
+
+/// Per-node visit marks that need no clearing: a fresh epoch per use. Epochs advance by
+/// two, so that `epoch + 1` is a second mark of the same use.
+#[derive(Debug, Default)]
+pub(super) struct Stamps {
+    pub(super) marks: Vec<u32>,
+    pub(super) epoch: u32,
+}
+
+impl Stamps {
+    /// A fresh epoch for `len` items.
+    pub(super) fn next(&mut self, len: usize) -> u32 {
+        if self.marks.len() != len {
+            self.marks = vec![0; len];
+            self.epoch = 0;
+        }
+        if self.epoch >= u32::MAX - 3 {
+            self.marks.fill(0);
+            self.epoch = 0;
+        }
+        self.epoch += 2;
+        self.epoch
+    }
+}
