@@ -214,11 +214,16 @@ pub fn write_certificate(
         let verdict = match system {
             ProofSystem::Veripb => {
                 drop(rules);
-                let options = crate::backend::native::SearchOptions::default();
-                pb::prove(
+                // The answering backend's own native search (a portfolio's native
+                // members, racing; the default search for any other backend).
+                let members = crate::backend::registry::proof_searches(
+                    backend,
+                    &crate::backend::BackendOptions::default(),
+                );
+                pb::prove_by_any(
                     instance,
                     blocked,
-                    options,
+                    &members,
                     deadline,
                     &at(system.proof_file()),
                 )?

@@ -463,6 +463,41 @@ fn every_unsat_board_gets_a_veripb_certificate() {
     }
 }
 
+/// A portfolio's certificate is proved by its native members racing, the winner's proof
+/// kept (`registry::proof_searches`): accepted by VeriPB, for unsat and unique answers,
+/// and no member's file is left in a bundle.
+#[test]
+fn a_portfolio_answer_is_certified_by_its_members_racing() {
+    if !program_available("veripb", "--version") {
+        return;
+    }
+    for (workload, status, boards) in [
+        ("unsat-hard.jsonl", "unsat", 20),
+        ("observed.jsonl", "unique", 3),
+    ] {
+        let (dir, report) = certify_and_check(
+            &model(workload),
+            "2",
+            &["--backend", "portfolio:native+native-matching"],
+        );
+        assert_eq!(accepted_lines(&report, status), boards, "{report}");
+        assert!(report.contains("verified by veripb"), "{report}");
+        for bundle in std::fs::read_dir(dir.path().join("certs")).unwrap() {
+            let bundle = bundle.unwrap().path();
+            let mut files: Vec<String> = std::fs::read_dir(&bundle)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            files.sort();
+            assert!(
+                files.iter().all(|f| !f.contains("member")),
+                "{}: {files:?}",
+                bundle.display()
+            );
+        }
+    }
+}
+
 /// Uniqueness, by both proof systems.
 #[test]
 fn the_observed_boards_get_uniqueness_certificates() {
