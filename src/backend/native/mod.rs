@@ -89,14 +89,8 @@ impl Backend for Native {
         instance: &Instance,
         families: Option<Families>,
     ) -> Option<Box<dyn FastPath>> {
-        // The path switched on, and every other option at its default.
-        let default = SearchOptions::default();
-        let others = SearchOptions {
-            small_failure_cap: default.small_failure_cap,
-            ..self.options
-        };
-        let general_asked =
-            families.is_some_and(|f| f != Families::ColourSplits) || others != default;
+        let general_asked = families.is_some_and(|f| f != Families::ColourSplits)
+            || !self.options.takes_small_path();
         if general_asked {
             return None;
         }

@@ -199,9 +199,10 @@ fn prove_member(
     let mut other: Option<Vec<u32>> = None;
     let mut ending = None;
     let mut small_path = false;
-    if options == SearchOptions::default()
+    if options.takes_small_path()
         && let Some(board) = small::Board::compile(instance)
     {
+        let board = board.with_failure_cap(options.small_failure_cap);
         let pieces = piece_ids(instance, model);
         let outcome = board.search_with_proof(budget, &mut logger, &pieces, &mut |v, h| {
             let ids: Vec<u32> = board

@@ -159,6 +159,17 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
+    /// Whether a board small enough goes to the small-board path first: the path switched
+    /// on and every other option at its default (an explicit choice asks for the general
+    /// engine). The one rule, for answers and for proofs alike.
+    pub fn takes_small_path(&self) -> bool {
+        let default = SearchOptions::default();
+        SearchOptions {
+            small_failure_cap: default.small_failure_cap,
+            ..*self
+        } == default
+    }
+
     /// These options with what a proof cannot yet justify switched off: the transport
     /// check (off by default). The proof logger ([`crate::backend::native::proof`]) is
     /// told everything else.
@@ -185,5 +196,35 @@ mod tests {
         assert_eq!(&drawn[..8], &drawn[8..]);
         assert!((0..16).all(|k| WallsDraw::Proportional.proportional(k)));
         assert!((0..16).all(|k| !WallsDraw::Close.proportional(k)));
+    }
+
+    /// The small-board rule: the default options and any failure cap take the path; the
+    /// path switched off, or any other option changed, asks for the general engine.
+    #[test]
+    fn the_small_path_is_for_the_default_options_and_any_cap() {
+        use super::SearchOptions;
+        let default = SearchOptions::default();
+        assert!(default.takes_small_path());
+        let capped = SearchOptions {
+            small_failure_cap: 7,
+            ..default
+        };
+        assert!(capped.takes_small_path());
+        for other in [
+            SearchOptions {
+                small_boards: false,
+                ..default
+            },
+            SearchOptions {
+                matching: true,
+                ..default
+            },
+            SearchOptions {
+                restarts: false,
+                ..default
+            },
+        ] {
+            assert!(!other.takes_small_path(), "{other:?}");
+        }
     }
 }
