@@ -22,18 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from perturbed_unsat import inversion_passes
-
-
-def perturb(board, rng):
-    """Moves one or two dots between two rows or two columns, keeping both totals."""
-    for _ in range(rng.randint(1, 2)):
-        clues = board["row_clues"] if rng.random() < 0.5 else board["col_clues"]
-        a, b = rng.sample(range(len(clues)), 2)
-        k = rng.choice([1, 2])
-        if clues[b] >= k:
-            clues[a] += k
-            clues[b] -= k
+from perturbed_unsat import inversion_passes, perturb
 
 
 def candidates(cli, size, count, seed, attempts, rng):

@@ -18,6 +18,17 @@ import sys
 import tempfile
 
 
+def perturb(board, rng):
+    """Moves one or two dots between two rows or two columns, keeping both totals."""
+    for _ in range(rng.randint(1, 2)):
+        clues = board["row_clues"] if rng.random() < 0.5 else board["col_clues"]
+        a, b = rng.sample(range(len(clues)), 2)
+        k = rng.choice([1, 2])
+        if clues[b] >= k:
+            clues[a] += k
+            clues[b] -= k
+
+
 def inversion_passes(board):
     """Clue inversion's necessary conditions (Theorem 3.1 of the paper), without colours:
     every crossing and line count a nonnegative whole number within its room."""
@@ -93,13 +104,7 @@ def main():
                      "--seed", str(args.seed * 100000 + size * 100 + attempt)],
                     capture_output=True, text=True, check=True)
                 board = json.loads(planted.stdout)
-                for _ in range(rng.randint(1, 2)):
-                    clues = board["row_clues"] if rng.random() < 0.5 else board["col_clues"]
-                    a, b = rng.sample(range(len(clues)), 2)
-                    k = rng.choice([1, 2])
-                    if clues[b] >= k:
-                        clues[a] += k
-                        clues[b] -= k
+                perturb(board, rng)
                 if not inversion_passes(board):
                     continue
                 prover = refuted(args.cli, board, args.prover_seconds)
