@@ -2,10 +2,10 @@
 //! anchor lies on one row or column) cannot take more disjoint pieces than its live
 //! members leave room for.
 //!
-//! Justification (VeriPB, `Justify::capacity` in `certify/pb/logger.rs`): the live members of the line form runs
-//! of consecutive members, each overlapping the next; the cover constraints of a run of
-//! `r` cells, summed and halved, bound the members placed on it by `⌊r/2⌋`, and those
-//! bounds summed fall short of the group's quota.
+//! Justification (VeriPB, `Justify::capacity` in `certify/pb/logger.rs`): the live
+//! members of the line form runs of consecutive members, each overlapping the next; the
+//! cover constraints of a run of `r` cells, summed and halved, bound the members placed
+//! on it by `⌊r/2⌋`, and those bounds summed fall short of the group's quota.
 
 use super::propagator::{Dead, Node, Propagator, Stamps};
 use crate::backend::native::layout::Layout;

@@ -21,8 +21,9 @@
 //! a trait, the node it reads, a from-scratch twin for each), [`checks`] (which run, in
 //! order: where a new one is registered), one file per propagator
 //! ([`capacity`], [`colour`], [`transport`]), [`cache`] (subproblems proved empty),
-//! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`] (value order and restarts), [`sweep`] (the order cells
-//! are branched in, one of four per restart), [`jump`] (backjumps over the line a
+//! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`]
+//! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
+//! per restart), [`jump`] (backjumps over the line a
 //! descent keeps failing at), [`lp`] (the LP refutation beside the search) and [`dfs`]
 //! (the depth-first search that drives them).
 

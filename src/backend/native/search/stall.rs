@@ -42,8 +42,9 @@ pub(super) const MATCHING_COST_PER_CELL: u64 = 4;
 impl<'a, T: Trace> Search<'a, T> {
     /// The checks run when propagation stalls, before branching, on what changed since
     /// trail position `since` (`None` at the root: everything): the propagators
-    /// ([`super::checks::Propagators::check`]), then the failure cache (a hit counts as a failed check:
-    /// the subtree was already proved empty), then the LP in the tests' every-stall mode.
+    /// ([`super::checks::Propagators::check`]), then the failure cache (a hit counts as a
+    /// failed check: the subtree was already proved empty), then the LP in the tests'
+    /// every-stall mode.
     pub(super) fn stall_checks_pass(
         &mut self,
         since: Option<usize>,
