@@ -86,6 +86,10 @@ pub struct Counters {
     /// Native: nodes refuted by the LP relaxation with an exact Farkas certificate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refuted: Option<u64>,
+    /// Native under `solve --certify`: steps of the proof the answering search logged as
+    /// it went (one search for the answer and its proof).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_steps: Option<u64>,
     /// Portfolio: the member whose answer this is (only for a decisive answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,

@@ -381,6 +381,7 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
         filtered,
         states,
         refuted,
+        proof_steps,
         winner
     );
     known

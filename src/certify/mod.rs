@@ -109,6 +109,21 @@ pub struct Written {
     pub proof_bytes: u64,
     /// Time to write the rules CNF and prove it.
     pub time: Duration,
+    /// Whether the proof is the one the answer's own search logged (no second search).
+    pub logged: bool,
+}
+
+/// What a certificate is written for: an answer, the backend that gave it, and the
+/// proof its own search logged, if it did ([`pb::answer`]).
+pub struct Claim<'a> {
+    /// The answer.
+    pub status: Status,
+    /// Its tilings.
+    pub solutions: &'a [Solution],
+    /// The backend that answered.
+    pub backend: &'a str,
+    /// The proof logged while answering.
+    pub logged: Option<pb::answer::LoggedProof>,
 }
 
 /// Whether a model of the rules CNF (its true variables) is a tiling the answer ruled
@@ -147,13 +162,17 @@ fn ruled_out_tiling(
 /// See [`CertifyError`]; nothing is left behind.
 pub fn write_certificate(
     instance: &Instance,
-    status: Status,
-    solutions: &[Solution],
-    backend: &str,
+    claim: Claim,
     prover: &Prover,
     deadline: Option<Instant>,
     out: &Path,
 ) -> Result<Written, CertifyError> {
+    let Claim {
+        status,
+        solutions,
+        backend,
+        logged,
+    } = claim;
     let needed = match status {
         Status::Unknown => return Err(CertifyError::Undecided),
         Status::Unsat => 0,
@@ -191,6 +210,7 @@ pub fn write_certificate(
         rules_bytes: 0,
         proof_bytes: 0,
         time: Duration::ZERO,
+        logged: false,
     };
     write(
         files::INSTANCE,
@@ -212,6 +232,15 @@ pub fn write_certificate(
         write(system.rules_file(), rules.as_bytes())?;
         written.rules_bytes = rules.len() as u64;
         let verdict = match system {
+            ProofSystem::Veripb if let Some(logged) = logged => {
+                drop(rules);
+                let verdict = logged.proved.verdict.clone();
+                logged
+                    .move_to(&at(system.proof_file()))
+                    .map_err(io(&at(system.proof_file())))?;
+                written.logged = true;
+                verdict
+            }
             ProofSystem::Veripb => {
                 drop(rules);
                 // The answering backend's own native search (a portfolio's native

@@ -19,9 +19,11 @@ use dominofit::puzzle::Instance;
 
 use std::time::Instant;
 
+use dominofit::backend::{Backend, BackendError, BackendOptions};
 use dominofit::certify::check::{self, Checker};
+use dominofit::certify::pb::answer::{self, LoggedProof};
 use dominofit::certify::{self, CertifyError, ProofSystem, Prover};
-use dominofit::driver::Report;
+use dominofit::driver::{self, Report, Request};
 
 /// Where `solve --certify` writes, checked before any board is solved.
 pub(super) struct Certifier {
@@ -65,16 +67,43 @@ impl Certifier {
 
     /// The certificate of one answer, with a line on standard error saying where it
     /// went; `Err` for a board with no certificate (the caller counts it as failed).
-    pub(super) fn certify(&self, instance: &Instance, report: &Report) -> Result<(), CertifyError> {
+    pub(super) fn certify(
+        &self,
+        instance: &Instance,
+        report: &Report,
+        logged: Option<LoggedProof>,
+    ) -> Result<(), CertifyError> {
         if report.status == Status::Unknown {
             return Ok(());
         }
-        self.certify_answer(
+        self.certify_claim(
             instance,
-            report.status,
-            &report.solutions,
-            &report.header.backend,
+            certify::Claim {
+                status: report.status,
+                solutions: &report.solutions,
+                backend: &report.header.backend,
+                logged,
+            },
         )
+    }
+
+    /// The answer of `backend` (named `name`, built with `options`), with the proof
+    /// its own search logged where it can log one: with VeriPB, a native backend or a
+    /// portfolio of them searches once for the answer and its proof.
+    pub(super) fn answer(
+        &self,
+        instance: &Instance,
+        backend: &dyn Backend,
+        name: &str,
+        options: &BackendOptions,
+        request: &Request,
+    ) -> Result<(Report, Option<LoggedProof>), BackendError> {
+        if self.prover.proof_system() == ProofSystem::Veripb
+            && let Some(answer) = answer::answer(instance, name, options, request, &self.dir)?
+        {
+            return Ok((answer.report, answer.proof));
+        }
+        Ok((driver::run(instance, backend, request)?, None))
     }
 
     /// The certificate of `status` with these tilings, as `backend` answered it.
@@ -85,26 +114,46 @@ impl Certifier {
         solutions: &[dominofit::puzzle::Solution],
         backend: &str,
     ) -> Result<(), CertifyError> {
-        let deadline = self.timeout.map(|t| Instant::now() + t);
-        let written = certify::write_certificate(
+        self.certify_claim(
             instance,
-            status,
-            solutions,
-            backend,
-            &self.prover,
-            deadline,
-            &self.dir,
-        )?;
+            certify::Claim {
+                status,
+                solutions,
+                backend,
+                logged: None,
+            },
+        )
+    }
+
+    /// The certificate of `claim`.
+    fn certify_claim(
+        &self,
+        instance: &Instance,
+        claim: certify::Claim,
+    ) -> Result<(), CertifyError> {
+        let status = claim.status;
+        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let written =
+            certify::write_certificate(instance, claim, &self.prover, deadline, &self.dir)?;
         let proof = if written.proof_bytes > 0 {
             let system = self.prover.proof_system();
+            // One search or two: the proof the answer's search logged, or a search of
+            // the prover's own after the answer.
+            let by = if written.logged {
+                "logged by the answer's search, one search".to_string()
+            } else {
+                format!(
+                    "by {} in {:.1} ms",
+                    self.prover.name(),
+                    written.time.as_secs_f64() * 1e3
+                )
+            };
             format!(
-                ", {} {}, {} {} by {} in {:.1} ms",
+                ", {} {}, {} {} {by}",
                 system.rules_file(),
                 dominofit::memory::human(written.rules_bytes),
                 system.proof_file(),
                 dominofit::memory::human(written.proof_bytes),
-                self.prover.name(),
-                written.time.as_secs_f64() * 1e3
             )
         } else {
             String::new()

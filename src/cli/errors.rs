@@ -39,15 +39,19 @@ pub fn exit_code(error: &anyhow::Error) -> u8 {
     }
 }
 
+/// The choices `--encoding` and `--threads` make for a backend.
+pub(super) fn backend_options(encoding: Encoding, threads: Option<u32>) -> BackendOptions {
+    BackendOptions {
+        encoding,
+        threads: threads.map_or_else(backend::available_threads, |t| t as usize),
+    }
+}
+
 pub(super) fn backend_named(
     name: &str,
     encoding: Encoding,
     threads: Option<u32>,
 ) -> Result<Box<dyn Backend>> {
-    let options = BackendOptions {
-        encoding,
-        threads: threads.map_or_else(backend::available_threads, |t| t as usize),
-    };
-    backend::registry::lookup(name, &options)
+    backend::registry::lookup(name, &backend_options(encoding, threads))
         .map_err(|message| UsageError(terminal(&message)).into())
 }

@@ -26,6 +26,9 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
             if refuted == 1 { "" } else { "s" }
         ));
     }
+    if let Some(steps) = counters.proof_steps {
+        parts.push(format!("{steps} proof steps logged"));
+    }
     if let Some(winner) = &counters.winner {
         parts.push(format!("won by {}", terminal(winner)));
     }

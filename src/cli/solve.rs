@@ -1,7 +1,7 @@
 //! `solve`, `count` and `verify`: workloads in, one answer per board out.
 
 use super::args::*;
-use super::errors::{UsageError, backend_named};
+use super::errors::{UsageError, backend_named, backend_options};
 use super::output;
 use super::progress::Progress;
 use super::say::say;
@@ -61,9 +61,25 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let progress = Progress::new(instances.len());
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
-        let result = match args.repeat {
-            None => driver::run(instance, backend.as_ref(), &request),
-            Some(times) => driver::run_repeated(instance, backend.as_ref(), &request, times),
+        let (result, logged) = match (args.repeat, &certifier) {
+            (None, Some(certifier)) => {
+                let options = backend_options(args.common.encoding, args.common.threads);
+                match certifier.answer(
+                    instance,
+                    backend.as_ref(),
+                    &args.common.backend,
+                    &options,
+                    &request,
+                ) {
+                    Ok((report, logged)) => (Ok(report), logged),
+                    Err(error) => (Err(error), None),
+                }
+            }
+            (None, None) => (driver::run(instance, backend.as_ref(), &request), None),
+            (Some(times), _) => (
+                driver::run_repeated(instance, backend.as_ref(), &request, times),
+                None,
+            ),
         };
         progress.clear();
         let Some(report) = tally.take(instance, result)? else {
@@ -77,7 +93,7 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
         writeln!(stdout, "{text}")?;
         stdout.flush()?;
         if let Some(certifier) = &certifier
-            && let Err(error) = certifier.certify(instance, &report)
+            && let Err(error) = certifier.certify(instance, &report, logged)
         {
             tally.no_certificate(instance, error)?;
         }

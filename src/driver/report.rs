@@ -198,6 +198,7 @@ impl Header {
             ("filtered", c.filtered),
             ("states", c.states),
             ("refuted", c.refuted),
+            ("proof_steps", c.proof_steps),
         ];
         let mut entries = Vec::with_capacity(8);
         entries.push(("time_ms", StatValue::Millis(stats.time_ms)));
@@ -407,6 +408,7 @@ mod tests {
             filtered: Some(10),
             states: Some(11),
             refuted: Some(12),
+            proof_steps: Some(13),
             winner: Some("cadical".into()),
             set_aside: vec!["`x`: crashed".into()],
         };

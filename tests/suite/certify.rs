@@ -378,16 +378,57 @@ fn the_rules_cnf_is_unsatisfiable_exactly_when_the_enumerator_says_so() {
 
 /// `solve --certify` into a fresh directory; the output of `check-certificate` on it.
 fn certify_and_check(file: &str, limit: &str, extra: &[&str]) -> (tempfile::TempDir, String) {
+    let (dir, report, _) = certify_check_and_say(file, limit, extra);
+    (dir, report)
+}
+
+/// [`certify_and_check`], and what `solve` said on standard error (its certificate
+/// lines).
+fn certify_check_and_say(
+    file: &str,
+    limit: &str,
+    extra: &[&str],
+) -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let certs = dir.path().join("certs");
-    succeed(
+    let solved = succeed(
         dominofit()
             .args(["solve", file, "--limit", limit, "--certify"])
             .arg(&certs)
             .args(extra),
     );
     let out = succeed(dominofit().arg("check-certificate").arg(&certs));
-    (dir, String::from_utf8(out.stdout).unwrap())
+    let said = String::from_utf8(solved.stderr).unwrap();
+    (dir, String::from_utf8(out.stdout).unwrap(), said)
+}
+
+/// Certificate lines of proofs the answer's own search logged.
+fn logged_by_the_answer(said: &str) -> usize {
+    said.lines()
+        .filter(|l| {
+            l.starts_with("certificate: ")
+                && l.ends_with("logged by the answer's search, one search)")
+        })
+        .count()
+}
+
+/// Every file in `dir` and below whose name starts with a dot (a temporary proof or
+/// bundle left behind).
+fn hidden_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            found.push(path.clone());
+        }
+        if path.is_dir() {
+            found.extend(hidden_files(&path));
+        }
+    }
+    found
 }
 
 fn accepted_lines(report: &str, status: &str) -> usize {
@@ -452,8 +493,9 @@ fn every_unsat_board_gets_a_veripb_certificate() {
         return;
     }
     for (workload, boards) in [("unsat.jsonl", 24), ("unsat-hard.jsonl", 20)] {
-        let (_dir, report) = certify_and_check(&model(workload), "1", &[]);
+        let (_dir, report, said) = certify_check_and_say(&model(workload), "1", &[]);
         assert_eq!(accepted_lines(&report, "unsat"), boards, "{report}");
+        assert_eq!(logged_by_the_answer(&said), boards, "{said}");
         assert_eq!(
             report.matches("proof.pbp").count(),
             boards,
@@ -463,9 +505,9 @@ fn every_unsat_board_gets_a_veripb_certificate() {
     }
 }
 
-/// A portfolio's certificate is proved by its native members racing, the winner's proof
-/// kept (`registry::proof_searches`): accepted by VeriPB, for unsat and unique answers,
-/// and no member's file is left in a bundle.
+/// A portfolio's certificate is logged by its native members as they race to answer,
+/// the proof of the member that decided kept: accepted by VeriPB, for unsat and unique
+/// answers, and no member's file is left in a bundle or beside them.
 #[test]
 fn a_portfolio_answer_is_certified_by_its_members_racing() {
     if !program_available("veripb", "--version") {
@@ -475,12 +517,19 @@ fn a_portfolio_answer_is_certified_by_its_members_racing() {
         ("unsat-hard.jsonl", "unsat", 20),
         ("observed.jsonl", "unique", 3),
     ] {
-        let (dir, report) = certify_and_check(
+        let (dir, report, said) = certify_check_and_say(
             &model(workload),
             "2",
-            &["--backend", "portfolio:native+native-matching"],
+            &[
+                "--backend",
+                "portfolio:native+native-matching",
+                "--threads",
+                "2",
+            ],
         );
         assert_eq!(accepted_lines(&report, status), boards, "{report}");
+        assert_eq!(logged_by_the_answer(&said), boards, "{said}");
+        assert_eq!(hidden_files(dir.path()), Vec::<PathBuf>::new());
         assert!(report.contains("verified by veripb"), "{report}");
         for bundle in std::fs::read_dir(dir.path().join("certs")).unwrap() {
             let bundle = bundle.unwrap().path();
@@ -496,6 +545,85 @@ fn a_portfolio_answer_is_certified_by_its_members_racing() {
             );
         }
     }
+}
+
+/// `solve --certify` with a native backend searches once: the search that answers is
+/// the one that logs the proof, and its stats say how many steps it logged. Every proof
+/// needed is logged by it, for unsat answers and unique ones, and no temporary proof is
+/// left behind, also where the answer needed none (sat, multiple). On the boards the
+/// small-board path decides, the logged search is the uncertified one node for node (on
+/// larger boards the failure cache keeps only what the proof can justify, and the LP
+/// runs beside the search, so counts differ).
+#[test]
+fn a_certified_answer_is_searched_once() {
+    let stats = |out: &std::process::Output| -> Vec<(String, String, u64, Option<u64>)> {
+        String::from_utf8(out.stdout.clone())
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                (
+                    v["name"].as_str().unwrap().to_string(),
+                    v["status"].as_str().unwrap().to_string(),
+                    v["stats"]["nodes"].as_u64().unwrap(),
+                    v["stats"]["proof_steps"].as_u64(),
+                )
+            })
+            .collect()
+    };
+    for (workload, limit, proofs, small) in [
+        ("unsat.jsonl", "1", 24, false),
+        ("observed.jsonl", "2", 3, true),
+        ("game.jsonl", "1", 0, true),
+        ("game.jsonl", "2", 26, true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = ["--limit", limit, "--format", "json"];
+        let plain = succeed(dominofit().args(["solve", &model(workload)]).args(json));
+        let certs = dir.path().join("certs");
+        let certified = succeed(
+            dominofit()
+                .args(["solve", &model(workload)])
+                .args(json)
+                .arg("--certify")
+                .arg(&certs),
+        );
+        let said = String::from_utf8(certified.stderr.clone()).unwrap();
+        let (plain, certified) = (stats(&plain), stats(&certified));
+        assert_eq!(plain.len(), certified.len());
+        for (before, after) in plain.iter().zip(&certified) {
+            assert_eq!((&before.0, &before.1), (&after.0, &after.1), "{workload}");
+            assert!(
+                before.3.is_none() && after.3.is_some_and(|n| n > 0),
+                "{after:?}"
+            );
+            if small {
+                assert_eq!(before.2, after.2, "{workload}: {}", after.0);
+            }
+        }
+        assert_eq!(logged_by_the_answer(&said), proofs, "{workload}: {said}");
+        assert!(!said.contains(" by native in "), "{said}");
+        assert_eq!(
+            hidden_files(dir.path()),
+            Vec::<PathBuf>::new(),
+            "{workload}"
+        );
+    }
+}
+
+/// An answer of a backend that cannot log (a SAT solver's) is proved by a native search
+/// of its own after the answer, and the proof is accepted all the same.
+#[test]
+fn another_backends_answer_is_proved_by_a_search_of_its_own() {
+    if !program_available("veripb", "--version") {
+        return;
+    }
+    let (dir, report, said) =
+        certify_check_and_say(&model("observed.jsonl"), "2", &["--backend", "varisat"]);
+    assert_eq!(accepted_lines(&report, "unique"), 3, "{report}");
+    assert_eq!(logged_by_the_answer(&said), 0, "{said}");
+    assert_eq!(said.matches(" by native in ").count(), 3, "{said}");
+    assert_eq!(hidden_files(dir.path()), Vec::<PathBuf>::new());
 }
 
 /// Uniqueness, by both proof systems.

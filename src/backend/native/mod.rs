@@ -23,19 +23,22 @@ use crate::puzzle::Instance;
 
 pub use search::{SearchOptions, WallsDraw};
 
-/// The general search on `model` to exhaustion (or until `sink` stops it), telling
-/// `proof` its reasoning; `options` are made ones the logger can justify
-/// ([`SearchOptions::for_proof`]). A tiling it reaches goes to `sink` and is a dead end
-/// of the proof.
+/// The general search on `model` for `limit` tilings (0: to exhaustion), as
+/// [`Backend::solve`] runs it (restarts too, when the limit is bounded), telling `proof`
+/// its reasoning; `options` are made ones the logger can justify
+/// ([`SearchOptions::for_proof`]). A tiling it reaches goes to `sink` and, if the search
+/// goes on, is a dead end of the proof.
 pub fn search_with_proof(
     model: &Model,
     options: SearchOptions,
+    limit: usize,
     budget: &crate::backend::Budget,
     proof: &mut dyn proof::Justify,
     sink: &mut Sink,
 ) -> crate::backend::Outcome {
     let layout = layout::Layout::new(model, false);
-    search::Search::traced(&layout, options.for_proof(), proof::Logged(proof)).run(0, budget, sink)
+    search::Search::traced(&layout, options.for_proof(), proof::Logged(proof))
+        .run(limit, budget, sink)
 }
 
 /// The native search backend.

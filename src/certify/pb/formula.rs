@@ -24,11 +24,19 @@ pub struct Ids {
     pub rows: u64,
     /// Columns of the board.
     pub cols: u64,
-    /// Whether the formula ends with the constraint that rules out one tiling.
-    pub blocked: bool,
 }
 
 impl Ids {
+    /// Where the rules of `instance` are, by `model` (any of its families: they share
+    /// the cover equalities, one per open cell).
+    pub fn of(instance: &Instance, model: &Model) -> Ids {
+        Ids {
+            cells: model.covers.len() as u64,
+            rows: instance.rows as u64,
+            cols: instance.cols as u64,
+        }
+    }
+
     /// `≥ 1` of the cover equality of cell `k` (the model's cover index).
     pub fn cover_at_least(&self, k: u32) -> u64 {
         2 * u64::from(k) + 1
@@ -59,22 +67,18 @@ impl Ids {
         self.col_at_least(c) + 1
     }
 
-    /// Constraints the checker loads from the formula: the proof's `f` line.
-    pub fn loaded(&self) -> u64 {
-        2 * (self.cells + self.rows + self.cols) + u64::from(self.blocked)
+    /// Constraints the checker loads from the rules, before the one that blocks a
+    /// tiling (if the formula has it, it is the next).
+    pub fn rules(&self) -> u64 {
+        2 * (self.cells + self.rows + self.cols)
     }
 }
 
 /// The raw model of the board (placements and covers in the formula's order, and the
 /// clue sums), and where its constraints are.
-pub fn raw_model(instance: &Instance, blocked: bool) -> (Model, Ids) {
+pub fn raw_model(instance: &Instance) -> (Model, Ids) {
     let model = model::compile(instance, Families::RawSums);
-    let ids = Ids {
-        cells: model.covers.len() as u64,
-        rows: instance.rows as u64,
-        cols: instance.cols as u64,
-        blocked,
-    };
+    let ids = Ids::of(instance, &model);
     (model, ids)
 }
 
@@ -84,14 +88,14 @@ pub fn raw_model(instance: &Instance, blocked: bool) -> (Model, Ids) {
 /// # Errors
 /// `blocked` is not a set of placements of this board.
 pub fn rules_opb(instance: &Instance, blocked: Option<&Solution>) -> Result<String, RulesError> {
-    let (model, ids) = raw_model(instance, blocked.is_some());
+    let (model, ids) = raw_model(instance);
     let blocking = blocked
         .map(|tiling| super::super::rules::tiling_placements(&model, tiling))
         .transpose()?;
     let constraints = model.covers.len() + model.clue_sums.len() + usize::from(blocked.is_some());
     debug_assert_eq!(
-        ids.loaded(),
-        2 * (model.covers.len() + model.clue_sums.len()) as u64 + u64::from(blocked.is_some())
+        ids.rules(),
+        2 * (model.covers.len() + model.clue_sums.len()) as u64
     );
     let mut out = String::with_capacity(32 * constraints + 64);
     let _ = writeln!(

@@ -39,6 +39,13 @@ pub struct Counts {
     pub nogoods: u64,
 }
 
+impl Counts {
+    /// Every step.
+    pub fn total(&self) -> u64 {
+        self.quotas + self.colours + self.hall_sets + self.capacities + self.farkas + self.nogoods
+    }
+}
+
 impl<'a, W: super::writer::Output> Logger<'a, W> {
     /// A logger writing to `out`, whose quota groups were derived as `quotas`.
     pub fn new(out: ProofWriter<W>, ids: Ids, model: &'a Model, quotas: Vec<(Id, Id)>) -> Self {

@@ -9,8 +9,10 @@
 //! Hall sets of the matching filter, line capacity, the LP's Farkas multipliers) one
 //! linear combination ([`logger`]). VeriPB checks it.
 
+pub mod answer;
 pub mod formula;
 pub mod inversion;
+mod logged;
 pub mod logger;
 mod room;
 pub mod writer;
@@ -22,12 +24,11 @@ pub use formula::{Ids, rules_opb};
 pub use logger::Counts;
 
 use super::prove::{ProveError, ProverVerdict};
-use crate::backend::native::{self, SearchOptions, small};
+use crate::backend::native::SearchOptions;
 use crate::backend::{Budget, Control, Ending};
 use crate::model::{self, Families};
 use crate::puzzle::{Instance, Solution};
-use inversion::Inverted;
-use writer::ProofWriter;
+use logged::{Begun, failed};
 
 /// What a proof run wrote.
 #[derive(Debug, Clone)]
@@ -41,10 +42,6 @@ pub struct Proved {
     pub counts: Counts,
     /// Whether the small-board path decided (it logs only dead ends).
     pub small_path: bool,
-}
-
-fn failed(what: &str, e: &dyn std::fmt::Display) -> ProveError {
-    ProveError::Failed(format!("{what}: {e}"))
 }
 
 /// Proves that `instance` has no tiling but `blocked` (none at all without it): writes
@@ -76,7 +73,7 @@ pub fn prove_by_any(
     deadline: Option<Instant>,
     proof: &Path,
 ) -> Result<Proved, ProveError> {
-    let (raw, ids) = formula::raw_model(instance, blocked.is_some());
+    let (raw, _) = formula::raw_model(instance);
     let ruled_out = blocked
         .map(|tiling| super::rules::tiling_placements(&raw, tiling))
         .transpose()
@@ -107,7 +104,6 @@ pub fn prove_by_any(
                         let proved = prove_member(
                             instance,
                             model,
-                            ids,
                             ruled_out.as_deref(),
                             options,
                             &budget,
@@ -156,7 +152,6 @@ pub fn prove_by_any(
     prove_member(
         instance,
         &model,
-        ids,
         ruled_out.as_deref(),
         *only,
         &budget,
@@ -168,120 +163,65 @@ pub fn prove_by_any(
 fn prove_member(
     instance: &Instance,
     model: &model::Model,
-    ids: Ids,
     ruled_out: Option<&[u32]>,
     options: SearchOptions,
     budget: &Budget,
     proof: &Path,
 ) -> Result<Proved, ProveError> {
-    let file = std::fs::File::create(proof).map_err(|e| failed("cannot create the proof", &e))?;
-    let mut out = ProofWriter::new(
-        std::io::BufWriter::with_capacity(1 << 16, file),
-        ids.loaded(),
-    );
-    let quotas = match inversion::derive(model, instance, &ids, &mut out) {
-        Inverted::Refuted(contradiction) => {
-            out.conclude_unsat(contradiction);
-            let bytes = out.bytes();
-            out.finish()
-                .map_err(|e| failed("cannot write the proof", &e))?;
-            return Ok(Proved {
-                verdict: ProverVerdict::Refuted,
-                bytes,
-                counts: Counts::default(),
-                small_path: false,
-            });
+    let blocked = ruled_out.is_some();
+    let mut logger = match logged::begin(instance, model, proof)? {
+        Begun::Refuted(out, contradiction) => {
+            return logged::conclude(out, Some(contradiction), blocked, Counts::default(), false);
         }
-        Inverted::Quotas(quotas) => quotas,
+        Begun::Searching(logger) => logger,
     };
-    let mut logger = logger::Logger::new(out, ids, model, quotas);
     // A tiling other than the one ruled out contradicts the claim: its placements.
     let mut other: Option<Vec<u32>> = None;
-    let mut ending = None;
-    let mut small_path = false;
-    if options.takes_small_path()
-        && let Some(board) = small::Board::compile(instance)
-    {
-        let board = board.with_failure_cap(options.small_failure_cap);
-        let pieces = piece_ids(instance, model);
-        let outcome = board.search_with_proof(budget, &mut logger, &pieces, &mut |v, h| {
-            let ids: Vec<u32> = board
-                .decode(v, h)
-                .pieces()
-                .filter_map(|p| model.placements.binary_search(&p).ok())
-                .map(|id| id as u32)
-                .collect();
-            judge(ruled_out, ids, &mut other)
+    let searched = logged::search(
+        &mut logger,
+        instance,
+        model,
+        options,
+        0,
+        budget,
+        &mut |ids| judge(ruled_out, ids, &mut other),
+    );
+    if let Some(ids) = other {
+        return Ok(Proved {
+            verdict: ProverVerdict::Satisfiable(
+                ids.into_iter().map(|p| u64::from(p) + 1).collect(),
+            ),
+            bytes: logger.out.bytes(),
+            counts: logger.counts,
+            small_path: searched.small_path,
         });
-        // The path gives up on boards it finds hard: the general search goes on from
-        // the same proof (its nogoods stay true).
-        if outcome.ending != Ending::Capped {
-            ending = Some(outcome.ending);
-            small_path = true;
-        }
     }
-    let ending = match ending {
-        Some(ending) => ending,
-        None => {
-            let outcome =
-                native::search_with_proof(model, options, budget, &mut logger, &mut |ids| {
-                    judge(ruled_out, ids.to_vec(), &mut other)
-                });
-            outcome.ending
-        }
-    };
-    let contradiction = logger.contradiction;
-    let counts = logger.counts;
-    let mut out = logger.out;
-    let verdict = match (other, ending, contradiction) {
-        (Some(ids), _, _) => {
-            ProverVerdict::Satisfiable(ids.into_iter().map(|p| u64::from(p) + 1).collect())
-        }
-        (None, Ending::Exhausted, Some(contradiction)) => {
-            out.conclude_unsat(contradiction);
-            ProverVerdict::Refuted
-        }
-        (None, Ending::Exhausted, None) => {
+    let contradiction = match searched.outcome.ending {
+        Ending::Exhausted if logger.contradiction.is_none() => {
             return Err(ProveError::Failed(
                 "the search ended without refuting the root (a bug: no certificate)".to_string(),
             ));
         }
-        (None, _, _) => ProverVerdict::Unknown("the time limit ran out".to_string()),
+        Ending::Exhausted => logger.contradiction,
+        _ => None,
     };
-    let bytes = out.bytes();
-    out.finish()
-        .map_err(|e| failed("cannot write the proof", &e))?;
-    Ok(Proved {
-        verdict,
-        bytes,
-        counts,
-        small_path,
-    })
+    logged::conclude(
+        logger.out,
+        contradiction,
+        blocked,
+        logger.counts,
+        searched.small_path,
+    )
 }
 
-/// The placement id of every piece by start cell, as the small-board path names them:
-/// `2·cell` for the vertical piece with its top on the cell, `2·cell + 1` for the
-/// horizontal one with its left cell there (`u32::MAX` where there is none).
-fn piece_ids(instance: &Instance, model: &model::Model) -> Vec<u32> {
-    let cells = instance.rows * instance.cols;
-    let mut ids = vec![u32::MAX; 2 * cells];
-    for (id, p) in model.placements.iter().enumerate() {
-        let cell = p.row * instance.cols + p.col;
-        let slot = 2 * cell + usize::from(p.orientation == crate::puzzle::Orientation::Horizontal);
-        ids[slot] = id as u32;
-    }
-    ids
-}
-
-/// What a search that logs a proof does with a tiling it reaches: the one tiling the
-/// formula rules out goes on; any other is kept as `other`, since it contradicts the
-/// claim, and ends the search.
-fn judge(ruled_out: Option<&[u32]>, mut ids: Vec<u32>, other: &mut Option<Vec<u32>>) -> Control {
-    ids.sort_unstable();
-    if ruled_out == Some(ids.as_slice()) {
+/// What a search that logs a proof does with a tiling it reaches (its placements,
+/// sorted): the one tiling the formula rules out goes on; any other is kept as
+/// `other`, since it contradicts the claim, and ends the search.
+fn judge(ruled_out: Option<&[u32]>, ids: &[u32], other: &mut Option<Vec<u32>>) -> Control {
+    if ruled_out == Some(ids) {
         Control::Continue
     } else {
-        *other = Some(ids);
+        *other = Some(ids.to_vec());
         Control::Stop
     }
 }

@@ -101,12 +101,29 @@ pub trait Output: Write {
     /// # Errors
     /// The file cannot be cut.
     fn cut_to(&mut self, bytes: u64) -> std::io::Result<()>;
+
+    /// Writes `bytes` over what is at offset `at`, then goes on writing at the end.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()>;
 }
 
 impl Output for Vec<u8> {
     fn cut_to(&mut self, bytes: u64) -> std::io::Result<()> {
         self.truncate(usize::try_from(bytes).unwrap_or(usize::MAX));
         Ok(())
+    }
+
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        let at = usize::try_from(at).unwrap_or(usize::MAX);
+        match self.get_mut(at..at.saturating_add(bytes.len())) {
+            Some(place) => {
+                place.copy_from_slice(bytes);
+                Ok(())
+            }
+            None => Err(std::io::Error::other("a patch past the end of the proof")),
+        }
     }
 }
 
@@ -117,6 +134,16 @@ impl Output for std::io::BufWriter<std::fs::File> {
         let file = self.get_mut();
         file.set_len(bytes)?;
         file.seek(std::io::SeekFrom::Start(bytes))?;
+        Ok(())
+    }
+
+    fn patch(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Seek;
+        self.flush()?;
+        let file = self.get_mut();
+        file.seek(std::io::SeekFrom::Start(at))?;
+        file.write_all(bytes)?;
+        file.seek(std::io::SeekFrom::End(0))?;
         Ok(())
     }
 }
@@ -134,21 +161,39 @@ pub struct ProofWriter<W: Output> {
     out: W,
     /// Constraints in the database: the formula's, then each derived one.
     last: Id,
+    /// The constraints the header counts: the rules and the blocking one.
+    counted: Id,
     error: Option<std::io::Error>,
     bytes: u64,
 }
 
+/// The proof's first line.
+const VERSION: &str = "pseudo-Boolean proof version 3.0";
+
+/// The line after the header, reserved for the constraint the formula may end with: a
+/// comment while the formula blocks a tiling (its last constraint is that one), else
+/// [`COPY`] over it, which derives a copy of constraint 1 in the same place.
+const RESERVED: &str = "% the blocked tiling, or a copy of constraint 1";
+
+/// What the reserved line becomes without a blocked tiling (padded to its length).
+const COPY: &str = "pol 1;";
+
 impl<W: Output> ProofWriter<W> {
-    /// A proof of a formula the checker loads as `loaded` constraints.
-    pub fn new(out: W, loaded: Id) -> ProofWriter<W> {
+    /// A proof of the board's rules, `rules` constraints as the checker loads them,
+    /// maybe followed by one that blocks a tiling: which, [`ProofWriter::finish`] is
+    /// told. Until then the proof numbers constraints as if it were there, so that one
+    /// search can prove `unsat` or `unique`, whichever its answer turns out to be.
+    pub fn new(out: W, rules: Id) -> ProofWriter<W> {
         let mut writer = ProofWriter {
             out,
-            last: loaded,
+            last: rules + 1,
+            counted: rules + 1,
             error: None,
             bytes: 0,
         };
-        writer.line(format_args!("pseudo-Boolean proof version 3.0"));
-        writer.line(format_args!("f {loaded};"));
+        writer.line(format_args!("{VERSION}"));
+        writer.line(format_args!("f {};", rules + 1));
+        writer.line(format_args!("{RESERVED}"));
         writer
     }
 
@@ -235,9 +280,30 @@ impl<W: Output> ProofWriter<W> {
     ///
     /// # Errors
     /// Writing failed.
-    pub fn finish(mut self) -> std::io::Result<W> {
+    /// With `blocked` the formula ends with the constraint that blocks a tiling; without,
+    /// the header is made to count the rules alone, and the reserved line derives the
+    /// constraint numbered as the blocking one would be.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn finish(mut self, blocked: bool) -> std::io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
+        }
+        if !blocked {
+            let header = VERSION.len() as u64 + 1;
+            let counted = self.counted;
+            let was = format!("f {};", counted);
+            let line = format!("f {};", counted - 1);
+            self.out.patch(
+                header,
+                format!("{line:<width$}", width = was.len()).as_bytes(),
+            )?;
+            let reserved = header + was.len() as u64 + 1;
+            self.out.patch(
+                reserved,
+                format!("{COPY:<width$}", width = RESERVED.len()).as_bytes(),
+            )?;
         }
         self.out.flush()?;
         Ok(self.out)
