@@ -59,11 +59,12 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
+    // Once: finding the cores available reads the system's files.
+    let options = backend_options(args.common.encoding, args.common.threads);
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
         let (result, logged) = match (args.repeat, &certifier) {
             (None, Some(certifier)) => {
-                let options = backend_options(args.common.encoding, args.common.threads);
                 match certifier.answer(
                     instance,
                     backend.as_ref(),

@@ -10,10 +10,11 @@
 //! tiling ([`super::logged`]), so that whether it proves `unsat` or `unique` is
 //! settled only when the answer is known.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::Proved;
+use super::logged::Proved;
 use super::logged::{self, Begun, ProofFile};
 use super::logger::Counts;
 use super::writer::{Id, ProofWriter};
@@ -79,23 +80,24 @@ pub fn answer(
     let mut made: Result<(), std::io::Error> = Ok(());
     let backend = registry::of_native_searches(name, options, &mut |native| {
         let file = TempGuard::create(|| {
-            let file = tempfile::Builder::new()
-                .prefix(".proof-")
-                .tempfile_in(dir)?;
-            let (_, path) = file.keep().map_err(|e| e.error)?;
-            Ok(((), path))
+            // Hidden, and named by process and count: no two runs or members share one.
+            static MADE: AtomicU64 = AtomicU64::new(0);
+            let k = MADE.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!(".proof-{}-{k}.pbp", std::process::id()));
+            Ok((std::fs::File::create_new(&path)?, path))
         });
-        let file = match file {
-            Ok(((), file)) => Some(file),
+        let (opened, file) = match file {
+            Ok((opened, file)) => (Some(opened), Some(file)),
             Err(e) => {
                 made = Err(e);
-                None
+                (None, None)
             }
         };
         let run = Arc::new(Logging {
             native,
             instance: instance.clone(),
             file: Mutex::new(file),
+            opened: Mutex::new(opened),
             ran: Mutex::new(None),
         });
         runs.push(run.clone());
@@ -133,6 +135,8 @@ struct Logging {
     instance: Instance,
     /// The proof file (taken by the proof it ends up holding).
     file: Mutex<Option<TempGuard>>,
+    /// The same file, open for the search to write (taken when it begins).
+    opened: Mutex<Option<std::fs::File>>,
     ran: Mutex<Option<Ran>>,
 }
 
@@ -190,9 +194,12 @@ impl Logging {
         Ok(Some(LoggedProof { file, proved }))
     }
 
-    fn path(&self) -> Option<PathBuf> {
-        let file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        file.as_ref().map(|f| f.path().to_path_buf())
+    /// The proof file to write, once.
+    fn take_opened(&self) -> Option<std::fs::File> {
+        self.opened
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 }
 
@@ -221,15 +228,10 @@ impl Backend for Shared {
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         let run = &self.0;
-        let Some(path) = run.path() else {
+        let Some(opened) = run.take_opened() else {
             return run.native.solve(model, limit, budget, sink);
         };
-        let begun =
-            logged::begin(&run.instance, model, &path).map_err(|e| BackendError::Failed {
-                backend: self.name().to_string(),
-                message: e.to_string(),
-            })?;
-        let mut logger = match begun {
+        let mut logger = match logged::begin(&run.instance, model, opened) {
             // The rules are refuted before any search: the proof is whole, and the
             // search only gives the answer.
             Begun::Refuted(out, contradiction) => {

@@ -11,15 +11,29 @@
 use std::io::BufWriter;
 use std::path::Path;
 
+use super::formula::Ids;
 use super::inversion::{self, Inverted};
 use super::logger::{Counts, Logger};
 use super::writer::{Id, ProofWriter};
-use super::{Ids, Proved};
 use crate::backend::native::{self, SearchOptions, small};
 use crate::backend::{Budget, Control, Ending, Outcome};
 use crate::certify::prove::{ProveError, ProverVerdict};
 use crate::model::Model;
 use crate::puzzle::Instance;
+
+/// What a proof run wrote.
+#[derive(Debug, Clone)]
+pub struct Proved {
+    /// Refuted (the proof is whole), satisfiable (a tiling the claim rules out), or
+    /// unknown (the time limit).
+    pub verdict: ProverVerdict,
+    /// Bytes of the proof.
+    pub bytes: u64,
+    /// Its steps, by kind.
+    pub counts: Counts,
+    /// Whether the small-board path decided (it logs only dead ends).
+    pub small_path: bool,
+}
 
 /// Where a proof is written.
 pub(super) type ProofFile = BufWriter<std::fs::File>;
@@ -41,18 +55,23 @@ pub(super) enum Begun<'m> {
 ///
 /// # Errors
 /// The file cannot be created.
-pub(super) fn begin<'m>(
+pub(super) fn begin_at<'m>(
     instance: &Instance,
     model: &'m Model,
     proof: &Path,
 ) -> Result<Begun<'m>, ProveError> {
-    let ids = Ids::of(instance, model);
     let file = std::fs::File::create(proof).map_err(|e| failed("cannot create the proof", &e))?;
+    Ok(begin(instance, model, file))
+}
+
+/// Derives the quotas of `model` in the proof file `file`, empty.
+pub(super) fn begin<'m>(instance: &Instance, model: &'m Model, file: std::fs::File) -> Begun<'m> {
+    let ids = Ids::of(instance, model);
     let mut out = ProofWriter::new(BufWriter::with_capacity(1 << 16, file), ids.rules());
-    Ok(match inversion::derive(model, instance, &ids, &mut out) {
+    match inversion::derive(model, instance, &ids, &mut out) {
         Inverted::Refuted(contradiction) => Begun::Refuted(out, contradiction),
         Inverted::Quotas(quotas) => Begun::Searching(Logger::new(out, ids, model, quotas)),
-    })
+    }
 }
 
 /// What a logged search did.

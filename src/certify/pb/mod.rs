@@ -21,6 +21,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub use formula::{Ids, rules_opb};
+pub use logged::Proved;
 pub use logger::Counts;
 
 use super::prove::{ProveError, ProverVerdict};
@@ -29,20 +30,6 @@ use crate::backend::{Budget, Control, Ending};
 use crate::model::{self, Families};
 use crate::puzzle::{Instance, Solution};
 use logged::{Begun, failed};
-
-/// What a proof run wrote.
-#[derive(Debug, Clone)]
-pub struct Proved {
-    /// Refuted (the proof is whole), satisfiable (a tiling the claim rules out), or
-    /// unknown (the time limit).
-    pub verdict: ProverVerdict,
-    /// Bytes of the proof.
-    pub bytes: u64,
-    /// Its steps, by kind.
-    pub counts: Counts,
-    /// Whether the small-board path decided (it logs only dead ends).
-    pub small_path: bool,
-}
 
 /// Proves that `instance` has no tiling but `blocked` (none at all without it): writes
 /// the VeriPB proof of its rules ([`rules_opb`] with `blocked`) to `proof`, by the
@@ -169,7 +156,7 @@ fn prove_member(
     proof: &Path,
 ) -> Result<Proved, ProveError> {
     let blocked = ruled_out.is_some();
-    let mut logger = match logged::begin(instance, model, proof)? {
+    let mut logger = match logged::begin_at(instance, model, proof)? {
         Begun::Refuted(out, contradiction) => {
             return logged::conclude(out, Some(contradiction), blocked, Counts::default(), false);
         }
