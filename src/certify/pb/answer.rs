@@ -1,13 +1,13 @@
 //! An answer that logs its own proof: `solve --certify` with a native engine, or a
 //! portfolio of them, searches once.
 //!
-//! Each native search is wrapped in a backend ([`Logging`]) that compiles nothing of
+//! Each native search is wrapped in a backend (`Logging`) that compiles nothing of
 //! its own: it takes the model the driver compiled, writes the proof's first lines
 //! (the quotas derived) and runs the same search the engine would, traced, under the
 //! call's own budget and stop flag, into a proof file of its own. A portfolio of
 //! wrapped members races as any portfolio does; the member whose search decided gives
 //! the proof. The proof is begun numbered for a formula that may end with a blocked
-//! tiling ([`super::logged`]), so that whether it proves `unsat` or `unique` is
+//! tiling (`certify::pb::logged`), so that whether it proves `unsat` or `unique` is
 //! settled only when the answer is known.
 
 use std::path::Path;
