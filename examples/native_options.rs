@@ -146,8 +146,6 @@ fn main() {
                 ..d
             },
         ),
-        // What a proof is logged with (`--certify`): no failure cache, no restarts.
-        ("proof-options", d.for_proof()),
     ];
     // NATIVE_OPTIONS=default,matching-every-stall picks the option sets to run.
     let wanted = std::env::var("NATIVE_OPTIONS").ok();

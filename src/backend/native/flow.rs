@@ -9,6 +9,19 @@
 //! the flow sees that rows and columns compete for the same pieces, which is what
 //! stalls a row-by-row search on large boards.
 
+/// Why the quotas cannot all be met, read off the flow after
+/// [`Transport::feasible`] said no.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Cut {
+    /// The two sides' quotas do not add up to the same total; `left_more`: the left
+    /// side's is the larger.
+    Totals { left_more: bool },
+    /// A minimum cut: the left and right groups (their indices) on the source's side.
+    /// The left ones need more pieces than can reach the right groups off that side
+    /// (one per candidate) plus what the right ones on it take.
+    Sides { left: Vec<u32>, right: Vec<u32> },
+}
+
 /// A reusable max-flow (Dinic) over a bipartite graph built fresh at each check.
 #[derive(Default)]
 pub(super) struct Transport {
@@ -21,6 +34,9 @@ pub(super) struct Transport {
     cursor: Vec<u32>,
     queue: Vec<u32>,
     stack: Vec<u32>,
+    /// The last call's verdict when it was no: the totals, or `(left, right)` sizes of
+    /// a flow whose last level search is the source's side of a minimum cut.
+    short: Option<Result<(u32, u32), bool>>,
 }
 
 const NIL: u32 = u32::MAX;
@@ -56,7 +72,9 @@ impl Transport {
     ) -> bool {
         let demand: i64 = left.iter().map(|&q| q as i64).sum();
         let supply: i64 = right.iter().map(|&q| q as i64).sum();
+        self.short = None;
         if demand != supply {
+            self.short = Some(Err(demand > supply));
             return false;
         }
         if demand == 0 {
@@ -81,7 +99,27 @@ impl Transport {
                 self.arc(l, nl + r, 1);
             }
         }
-        self.max_flow(source, sink) == demand
+        let met = self.max_flow(source, sink) == demand;
+        if !met {
+            self.short = Some(Ok((nl, nr)));
+        }
+        met
+    }
+
+    /// After [`Transport::feasible`] said no, why: the totals, or the groups on the
+    /// source's side of a minimum cut (those the last level search reached, which did
+    /// not reach the sink). `None` after a yes.
+    pub fn cut(&self) -> Option<Cut> {
+        match self.short? {
+            Err(left_more) => Some(Cut::Totals { left_more }),
+            Ok((nl, nr)) => {
+                let reached = |v: u32| self.level[v as usize] >= 0;
+                Some(Cut::Sides {
+                    left: (0..nl).filter(|&k| reached(k)).collect(),
+                    right: (0..nr).filter(|&k| reached(nl + k)).collect(),
+                })
+            }
+        }
     }
 
     fn max_flow(&mut self, source: u32, sink: u32) -> i64 {
@@ -189,5 +227,24 @@ mod tests {
         // Unequal totals are infeasible outright.
         assert!(!t.feasible(&[1, 1], &[1], [(0, 0), (1, 0)].into_iter()));
         assert!(t.feasible(&[0, 0], &[0], std::iter::empty()));
+    }
+
+    /// The cut names the groups that over-ask: both rows need column 0, which takes
+    /// one; the source's side holds both rows and column 0 (column 1 is unreachable).
+    #[test]
+    fn a_short_flow_names_its_minimum_cut() {
+        let mut t = Transport::default();
+        assert!(!t.feasible(&[1, 1], &[1, 1], [(0, 0), (1, 0)].into_iter()));
+        assert_eq!(
+            t.cut(),
+            Some(Cut::Sides {
+                left: vec![0, 1],
+                right: vec![0]
+            })
+        );
+        assert!(!t.feasible(&[2, 1], &[1, 1], std::iter::empty()));
+        assert_eq!(t.cut(), Some(Cut::Totals { left_more: true }));
+        assert!(t.feasible(&[1], &[1], [(0, 0)].into_iter()));
+        assert_eq!(t.cut(), None);
     }
 }

@@ -11,6 +11,7 @@ mod flow;
 mod layout;
 mod matching;
 pub mod proof;
+pub mod recipe;
 mod search;
 pub mod small;
 
@@ -21,13 +22,14 @@ use crate::backend::{
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
 
+#[cfg(test)]
+pub(crate) use search::examples;
 pub use search::{SearchOptions, WallsDraw};
 
 /// The general search on `model` for `limit` tilings (0: to exhaustion), as
 /// [`Backend::solve`] runs it (restarts too, when the limit is bounded), telling `proof`
-/// its reasoning; `options` are made ones the logger can justify
-/// ([`SearchOptions::for_proof`]). A tiling it reaches goes to `sink` and, if the search
-/// goes on, is a dead end of the proof.
+/// its reasoning: every check the options switch on gives its reasons. A tiling it
+/// reaches goes to `sink` and, if the search goes on, is a dead end of the proof.
 pub fn search_with_proof(
     model: &Model,
     options: SearchOptions,
@@ -36,9 +38,8 @@ pub fn search_with_proof(
     proof: &mut dyn proof::Justify,
     sink: &mut Sink,
 ) -> crate::backend::Outcome {
-    let layout = layout::Layout::new(model, false);
-    search::Search::traced(&layout, options.for_proof(), proof::Logged(proof))
-        .run(limit, budget, sink)
+    let layout = layout::Layout::new(model, options.transport);
+    search::Search::traced(&layout, options, proof::Logged(proof)).run(limit, budget, sink)
 }
 
 /// The native search backend.

@@ -2,53 +2,32 @@
 //!
 //! Propagation is unit propagation over the cover and quota constraints: a checker
 //! redoes it by itself, so a dead end needs only its decisions (a nogood the checker
-//! confirms by reverse unit propagation). Every other inference is a counting argument,
-//! stated as the sum of constraints that gives it: a component of the candidate graph
-//! with more cells of one colour (cover constraints summed), a Hall set of the matching
-//! filter (likewise), a line whose quota exceeds its room (cover constraints of its
-//! runs, halved, against its quota), and the LP's Farkas multipliers. Each is a
+//! confirms by reverse unit propagation). Every other inference is a counting argument:
+//! its propagator gives it as a [`Recipe`] (`recipe.rs`), a sum of the model's
+//! constraints written beside the check that makes it: a component of the candidate
+//! graph with more cells of one colour (`search/colour.rs`), a Hall set of the matching
+//! filter (`matching/explain.rs`), a line whose quota exceeds its room
+//! (`search/capacity.rs`), a minimum cut of the cut quotas' transport problem
+//! (`search/transport.rs`), the LP's Farkas multipliers (`farkas.rs`). Each derives a
 //! constraint true of every tiling, so the checker keeps it and unit propagation uses
-//! it below the node where it was found. The logger turns them into the checker's
-//! syntax; the search only names cells, groups and placements.
+//! it below the node where it was found. The logger only numbers and prints the steps.
 //!
-//! Reasoning the logger could not justify is switched off while it logs (the transport
-//! check): [`super::SearchOptions::for_proof`]. The failure cache stays, counting a hit only
-//! where the decisions of the cached refutation are all committed at the node, so that
-//! unit propagation reaches the refutation's nogood.
+//! The failure cache stays while a proof is logged, counting a hit only where the
+//! decisions of the cached refutation are all committed at the node, so that unit
+//! propagation reaches the refutation's nogood.
 
-/// One run of a line's capacity argument: consecutive cells of the line and the live
-/// members of the line's group that lie on them (each covers two of them).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Run {
-    /// The cells, as the model's cover indices.
-    pub cells: Vec<u32>,
-    /// The group's live members on those cells.
-    pub members: Vec<u32>,
-}
+#[cfg(doc)]
+use super::recipe::Kind;
+use super::recipe::Recipe;
 
 /// Where the search's reasoning goes while a proof is logged.
 pub trait Justify {
-    /// A component of the candidate graph (uncovered cells joined by live candidates)
-    /// with more cells of one colour, `more`, than of the other, `fewer`: their cover
-    /// constraints, `≥ 1` for `more` and `≤ 1` for `fewer`, summed, leave only the
-    /// placements out of the component, which are out, against a positive degree.
-    fn colour_imbalance(&mut self, more: &[u32], fewer: &[u32]);
-
-    /// A Hall set of the matching filter: cells of one colour, `set`, and all their
-    /// neighbours along live candidates, `neighbours`, no more of them than cells in the
-    /// set; summed as for [`Justify::colour_imbalance`]. Fewer neighbours: the node has
-    /// no tiling; as many: no piece joins a neighbour to a cell outside the set.
-    fn hall_set(&mut self, set: &[u32], neighbours: &[u32]);
-
-    /// Group `group` (a line of the model) holds at most `⌊r/2⌋` of its live members on
-    /// each run of `r` cells, fewer than its quota still needs.
-    fn capacity(&mut self, group: u32, runs: &[Run]);
-
-    /// The LP's Farkas certificate for a node: a multiplier per uncovered cell and per
-    /// quota group; the node, with what propagation fixed there, has no fractional
-    /// solution. `root`: the node is the root, and the refutation ends the proof (what
-    /// the search logged since [`Justify::root_settled`] is no longer needed).
-    fn farkas(&mut self, cells: &[(u32, i64)], groups: &[(u32, i64)], root: bool);
+    /// An inference of a propagator, as the recipe of the constraint that gives it
+    /// (`recipe.rs`): a constraint true of every tiling, which the node falsifies (a
+    /// failure) or which rules out what the propagator deleted. A Farkas refutation of
+    /// the root ([`Kind::Farkas`] with `root`) ends the proof: what was logged since
+    /// [`Justify::root_settled`] is no longer needed.
+    fn derive(&mut self, recipe: &Recipe);
 
     /// The root is settled (propagated, and filtered by the matching filter where it
     /// runs there): what follows is the search below it.
@@ -61,9 +40,6 @@ pub trait Justify {
     /// refuses any other.
     fn dead_end(&mut self, decisions: &[u32]);
 }
-
-/// Farkas multipliers: `(cell or group, multiplier)`, the zero ones left out.
-pub type Multipliers = Vec<(u32, i64)>;
 
 /// How a search tells its reasoning, chosen once, by type, when the search is built: a
 /// search is generic over its trace, so no check asks whether a proof is being logged.
@@ -90,17 +66,8 @@ pub trait Trace {
     /// See [`Justify::dead_end`].
     fn dead_end(&mut self, decisions: impl FnOnce() -> Vec<u32>);
 
-    /// See [`Justify::colour_imbalance`]: the reason gives `(more, fewer)`.
-    fn colour_imbalance(&mut self, reason: impl FnOnce() -> (Vec<u32>, Vec<u32>));
-
-    /// See [`Justify::hall_set`]: each reason is a `(set, neighbours)` pair.
-    fn hall_sets(&mut self, reason: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>);
-
-    /// See [`Justify::capacity`].
-    fn capacity(&mut self, group: u32, runs: impl FnOnce() -> Vec<Run>);
-
-    /// See [`Justify::farkas`]: the reason gives the cells' and the groups' multipliers.
-    fn farkas(&mut self, root: bool, reason: impl FnOnce() -> (Multipliers, Multipliers));
+    /// See [`Justify::derive`]: each reason is a recipe, built only when logged.
+    fn justify<R: IntoIterator<Item = Recipe>>(&mut self, reasons: impl FnOnce() -> R);
 
     /// See [`Justify::root_settled`].
     fn root_settled(&mut self);
@@ -130,16 +97,7 @@ impl Trace for Unlogged {
     fn dead_end(&mut self, _: impl FnOnce() -> Vec<u32>) {}
 
     #[inline(always)]
-    fn colour_imbalance(&mut self, _: impl FnOnce() -> (Vec<u32>, Vec<u32>)) {}
-
-    #[inline(always)]
-    fn hall_sets(&mut self, _: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>) {}
-
-    #[inline(always)]
-    fn capacity(&mut self, _: u32, _: impl FnOnce() -> Vec<Run>) {}
-
-    #[inline(always)]
-    fn farkas(&mut self, _: bool, _: impl FnOnce() -> (Multipliers, Multipliers)) {}
+    fn justify<R: IntoIterator<Item = Recipe>>(&mut self, _: impl FnOnce() -> R) {}
 
     #[inline(always)]
     fn root_settled(&mut self) {}
@@ -168,24 +126,10 @@ impl Trace for Logged<'_> {
         self.0.dead_end(&decisions());
     }
 
-    fn colour_imbalance(&mut self, reason: impl FnOnce() -> (Vec<u32>, Vec<u32>)) {
-        let (more, fewer) = reason();
-        self.0.colour_imbalance(&more, &fewer);
-    }
-
-    fn hall_sets(&mut self, reason: impl FnOnce() -> Vec<(Vec<u32>, Vec<u32>)>) {
-        for (set, neighbours) in reason() {
-            self.0.hall_set(&set, &neighbours);
+    fn justify<R: IntoIterator<Item = Recipe>>(&mut self, reasons: impl FnOnce() -> R) {
+        for recipe in reasons() {
+            self.0.derive(&recipe);
         }
-    }
-
-    fn capacity(&mut self, group: u32, runs: impl FnOnce() -> Vec<Run>) {
-        self.0.capacity(group, &runs());
-    }
-
-    fn farkas(&mut self, root: bool, reason: impl FnOnce() -> (Multipliers, Multipliers)) {
-        let (cells, groups) = reason();
-        self.0.farkas(&cells, &groups, root);
     }
 
     fn root_settled(&mut self) {

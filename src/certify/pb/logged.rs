@@ -44,33 +44,33 @@ pub(super) fn failed(what: &str, e: &dyn std::fmt::Display) -> ProveError {
 
 /// A proof begun: the quotas the search propagates derived from the rules, or the
 /// rules refuted on the way.
-pub(super) enum Begun<'m> {
+pub(super) enum Begun {
     /// The clues admit no tiling: the contradiction, before any search.
     Refuted(ProofWriter<ProofFile>, Id),
     /// The logger the search tells its reasoning.
-    Searching(Logger<'m, ProofFile>),
+    Searching(Logger<ProofFile>),
 }
 
 /// Creates `proof` and derives the quotas of `model` in it.
 ///
 /// # Errors
 /// The file cannot be created.
-pub(super) fn begin_at<'m>(
+pub(super) fn begin_at(
     instance: &Instance,
-    model: &'m Model,
+    model: &Model,
     proof: &Path,
-) -> Result<Begun<'m>, ProveError> {
+) -> Result<Begun, ProveError> {
     let file = std::fs::File::create(proof).map_err(|e| failed("cannot create the proof", &e))?;
     Ok(begin(instance, model, file))
 }
 
 /// Derives the quotas of `model` in the proof file `file`, empty.
-pub(super) fn begin<'m>(instance: &Instance, model: &'m Model, file: std::fs::File) -> Begun<'m> {
+pub(super) fn begin(instance: &Instance, model: &Model, file: std::fs::File) -> Begun {
     let ids = Ids::of(instance, model);
     let mut out = ProofWriter::new(BufWriter::with_capacity(1 << 16, file), ids.rules());
     match inversion::derive(model, instance, &ids, &mut out) {
         Inverted::Refuted(contradiction) => Begun::Refuted(out, contradiction),
-        Inverted::Quotas(quotas) => Begun::Searching(Logger::new(out, ids, model, quotas)),
+        Inverted::Quotas(quotas) => Begun::Searching(Logger::new(out, ids, quotas)),
     }
 }
 
@@ -88,7 +88,7 @@ pub(super) struct Searched {
 /// proof, whose nogoods stay true. Each tiling reached goes to `sink` as its placement
 /// ids, sorted; one the sink goes on from is a dead end of the proof.
 pub(super) fn search(
-    logger: &mut Logger<'_, ProofFile>,
+    logger: &mut Logger<ProofFile>,
     instance: &Instance,
     model: &Model,
     options: SearchOptions,

@@ -1,17 +1,18 @@
-//! The native search's reasoning as proof lines: each counting argument one `pol` step
-//! over the formula's covers and the derived quotas, each dead end one `rup` nogood.
+//! The native search's reasoning as proof lines: each propagator's recipe (its
+//! justification, written beside it in the engine) as `pol` steps over the formula's
+//! covers and the derived quotas, each dead end one `rup` nogood. Nothing here knows
+//! why a recipe holds: it numbers the constraints a recipe names and prints its steps.
 
 use super::formula::Ids;
 use super::writer::{Id, Mark, ProofWriter, Sum};
-use crate::backend::native::proof::{Justify, Run};
-use crate::model::Model;
+use crate::backend::native::proof::Justify;
+use crate::backend::native::recipe::{Axiom, Kind, Operand, Recipe};
 
 /// Writes what the search tells it, numbered against the formula and the derived quotas.
-pub struct Logger<'a, W: super::writer::Output> {
+pub struct Logger<W: super::writer::Output> {
     pub(super) out: ProofWriter<W>,
     ids: Ids,
-    model: &'a Model,
-    /// `(≥, ≤)` of each quota group of `model`.
+    /// `(≥, ≤)` of each quota group of the model searched.
     quotas: Vec<(Id, Id)>,
     /// The contradiction, once a dead end at the root was logged.
     pub(super) contradiction: Option<Id>,
@@ -33,6 +34,8 @@ pub struct Counts {
     pub hall_sets: u64,
     /// Line capacities.
     pub capacities: u64,
+    /// Minimum cuts of the cut quotas' transport problem.
+    pub transport: u64,
     /// LP refutations (Farkas).
     pub farkas: u64,
     /// Nogoods of the search's dead ends.
@@ -42,13 +45,19 @@ pub struct Counts {
 impl Counts {
     /// Every step.
     pub fn total(&self) -> u64 {
-        self.quotas + self.colours + self.hall_sets + self.capacities + self.farkas + self.nogoods
+        self.quotas
+            + self.colours
+            + self.hall_sets
+            + self.capacities
+            + self.transport
+            + self.farkas
+            + self.nogoods
     }
 }
 
-impl<'a, W: super::writer::Output> Logger<'a, W> {
+impl<W: super::writer::Output> Logger<W> {
     /// A logger writing to `out`, whose quota groups were derived as `quotas`.
-    pub fn new(out: ProofWriter<W>, ids: Ids, model: &'a Model, quotas: Vec<(Id, Id)>) -> Self {
+    pub fn new(out: ProofWriter<W>, ids: Ids, quotas: Vec<(Id, Id)>) -> Self {
         let counts = Counts {
             quotas: 2 * quotas.len() as u64,
             ..Counts::default()
@@ -56,7 +65,6 @@ impl<'a, W: super::writer::Output> Logger<'a, W> {
         Logger {
             out,
             ids,
-            model,
             quotas,
             contradiction: None,
             counts,
@@ -65,89 +73,70 @@ impl<'a, W: super::writer::Output> Logger<'a, W> {
     }
 }
 
-impl<W: super::writer::Output> Logger<'_, W> {
-    /// The covers of `at_least` (`≥ 1`) and of `at_most` (`≤ 1`), summed; whether
-    /// anything was derived.
-    fn cover_sum(&mut self, at_least: &[u32], at_most: &[u32]) -> bool {
-        let mut sum = Sum::new();
-        for &k in at_least {
-            sum.add(self.ids.cover_at_least(k), 1);
+impl<W: super::writer::Output> Logger<W> {
+    /// The number of a model constraint in the proof.
+    fn axiom(&self, axiom: Axiom) -> Id {
+        match axiom {
+            Axiom::CoverAtLeast(k) => self.ids.cover_at_least(k),
+            Axiom::CoverAtMost(k) => self.ids.cover_at_most(k),
+            Axiom::QuotaAtLeast(g) => self.quotas[g as usize].0,
+            Axiom::QuotaAtMost(g) => self.quotas[g as usize].1,
         }
-        for &k in at_most {
-            sum.add(self.ids.cover_at_most(k), 1);
+    }
+
+    /// The recipe's steps as `pol` lines; whether it derived anything (a step with no
+    /// terms, and all after it, derive nothing).
+    fn write(&mut self, recipe: &Recipe) -> bool {
+        let mut derived: Vec<Id> = Vec::with_capacity(recipe.steps.len());
+        for step in &recipe.steps {
+            let mut sum = Sum::new();
+            for &(operand, times) in &step.terms {
+                let id = match operand {
+                    Operand::Axiom(axiom) => self.axiom(axiom),
+                    Operand::Step(i) => match derived.get(i) {
+                        Some(&id) => id,
+                        None => return false,
+                    },
+                };
+                sum.add(id, times);
+            }
+            if sum.is_empty() {
+                return false;
+            }
+            for &p in &step.weakened {
+                sum.weaken(p);
+            }
+            sum.divide(step.divisor);
+            derived.push(self.out.pol(&sum));
         }
-        if sum.is_empty() {
-            return false;
-        }
-        self.out.pol(&sum);
-        true
+        !derived.is_empty()
     }
 }
 
-impl<W: super::writer::Output> Justify for Logger<'_, W> {
-    fn colour_imbalance(&mut self, more: &[u32], fewer: &[u32]) {
-        if self.cover_sum(more, fewer) {
-            self.counts.colours += 1;
+impl<W: super::writer::Output> Justify for Logger<W> {
+    fn derive(&mut self, recipe: &Recipe) {
+        // The refutation of the root needs nothing the search found below it.
+        if recipe.kind == (Kind::Farkas { root: true })
+            && let Some((mark, counts)) = self.root
+        {
+            self.out.rewind(mark);
+            self.counts = counts;
         }
-    }
-
-    fn hall_set(&mut self, set: &[u32], neighbours: &[u32]) {
-        if self.cover_sum(set, neighbours) {
-            self.counts.hall_sets += 1;
+        if !self.write(recipe) {
+            return;
         }
-    }
-
-    fn capacity(&mut self, group: u32, runs: &[Run]) {
-        let mut total = Sum::new();
-        total.add(self.quotas[group as usize].0, 1);
-        for run in runs {
-            let mut sum = Sum::new();
-            let mut others: Vec<u32> = Vec::new();
-            for &k in &run.cells {
-                sum.add(self.ids.cover_at_most(k), 1);
-                for &p in &self.model.covers[k as usize].placements {
-                    if !run.members.contains(&p) && !others.contains(&p) {
-                        others.push(p);
-                    }
-                }
-            }
-            for p in others {
-                sum.weaken(p);
-            }
-            let bound = self.out.pol(sum.divide(2));
-            total.add(bound, 1);
-        }
-        self.out.pol(&total);
-        self.counts.capacities += 1;
+        let count = match recipe.kind {
+            Kind::Colour => &mut self.counts.colours,
+            Kind::HallSet => &mut self.counts.hall_sets,
+            Kind::Capacity => &mut self.counts.capacities,
+            Kind::Transport => &mut self.counts.transport,
+            Kind::Farkas { .. } => &mut self.counts.farkas,
+        };
+        *count += 1;
     }
 
     fn root_settled(&mut self) {
         self.root = Some((self.out.mark(), self.counts));
-    }
-
-    fn farkas(&mut self, cells: &[(u32, i64)], groups: &[(u32, i64)], root: bool) {
-        // The refutation of the root needs nothing the search found below it.
-        if root && let Some((mark, counts)) = self.root {
-            self.out.rewind(mark);
-            self.counts = counts;
-        }
-        let mut sum = Sum::new();
-        for &(k, m) in cells {
-            let id = if m > 0 {
-                self.ids.cover_at_least(k)
-            } else {
-                self.ids.cover_at_most(k)
-            };
-            sum.add(id, m.unsigned_abs());
-        }
-        for &(g, m) in groups {
-            let (at_least, at_most) = self.quotas[g as usize];
-            sum.add(if m > 0 { at_least } else { at_most }, m.unsigned_abs());
-        }
-        if !sum.is_empty() {
-            self.out.pol(&sum);
-            self.counts.farkas += 1;
-        }
     }
 
     fn dead_end(&mut self, decisions: &[u32]) {

@@ -6,8 +6,9 @@
 //! is the raw rules as linear equalities ([`formula`]); the proof derives the quotas the
 //! search propagates ([`inversion`]), then replays the search: every dead end a nogood
 //! that reverse unit propagation confirms, every counting argument (colour balance,
-//! Hall sets of the matching filter, line capacity, the LP's Farkas multipliers) one
-//! linear combination ([`logger`]). VeriPB checks it.
+//! Hall sets of the matching filter, line capacity, transport cuts, the LP's Farkas
+//! multipliers) the recipe its propagator wrote beside its check, printed as linear
+//! combinations ([`logger`]). VeriPB checks it.
 
 pub mod answer;
 pub mod formula;
@@ -15,6 +16,8 @@ pub mod inversion;
 mod logged;
 pub mod logger;
 mod room;
+#[cfg(test)]
+mod single;
 pub mod writer;
 
 use std::path::Path;

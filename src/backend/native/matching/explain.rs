@@ -1,19 +1,37 @@
 //! Hall sets that explain the filter's conclusions to a proof: a set of cells of one
 //! colour with fewer neighbours than cells (no perfect matching), or with exactly as
 //! many (every neighbour is used inside, so no piece joins one to the outside).
+//!
+//! Justification ([`hall_set`]): the cover constraints `≥ 1` of the set's cells and
+//! `≤ 1` of its neighbours, summed. A piece joining a cell of the set to a neighbour
+//! cancels; a piece on a cell of the set that is no candidate is out; what is left is
+//! minus the pieces joining a neighbour to a cell outside the set, against the degree
+//! `|set| − |neighbours|`: positive (no tiling), or zero (each of those pieces is out).
 
 use super::{Graph, Matching, NONE};
+use crate::backend::native::recipe::{Axiom, Kind, Recipe};
+
+/// The recipe of a Hall set: see the module's justification.
+pub fn hall_set(set: &[u32], neighbours: &[u32]) -> Recipe {
+    Recipe::sum_of(
+        Kind::HallSet,
+        set.iter()
+            .map(|&k| Axiom::CoverAtLeast(k))
+            .chain(neighbours.iter().map(|&k| Axiom::CoverAtMost(k))),
+    )
+}
 
 impl Matching {
     /// After [`Matching::filter`] found no perfect matching: the cells of one colour
     /// reached along alternating paths from the cell that no augmenting path reaches,
     /// and their neighbours along live candidates, which are fewer (each is matched to
-    /// a cell of the set, and the free one is not matched at all). `(set, neighbours)`.
-    pub fn hall_violator(&self, g: &Graph) -> (Vec<u32>, Vec<u32>) {
+    /// a cell of the set, and the free one is not matched at all): its recipe.
+    pub fn hall_violator(&self, g: &Graph) -> Recipe {
         if self.short == NONE {
-            return (Vec::new(), Vec::new());
+            return hall_set(&[], &[]);
         }
-        self.alternating_reach(g, self.short)
+        let (set, neighbours) = self.alternating_reach(g, self.short);
+        hall_set(&set, &neighbours)
     }
 
     /// After [`Matching::filter`] deleted `doomed`: for each, a tight set that rules it
@@ -23,8 +41,8 @@ impl Matching {
     /// `x` not (else `x` and the partner would share a component): a tiling covering
     /// them all uses every neighbour, so no piece joins a neighbour to a cell outside
     /// the set. A set already made serves every later candidate whose partner is in it
-    /// and whose even cell is not.
-    pub fn tight_sets(&self, g: &Graph, doomed: &[u32]) -> Vec<(Vec<u32>, Vec<u32>)> {
+    /// and whose even cell is not. Their recipes.
+    pub fn tight_sets(&self, g: &Graph, doomed: &[u32]) -> Vec<Recipe> {
         let mut sorted: Vec<Vec<u32>> = Vec::new();
         let mut sets = Vec::new();
         for &p in doomed {
@@ -48,7 +66,7 @@ impl Matching {
             let mut key = set.clone();
             key.sort_unstable();
             sorted.push(key);
-            sets.push((set, neighbours));
+            sets.push(hall_set(&set, &neighbours));
         }
         sets
     }

@@ -2,30 +2,28 @@
 //! anchor lies on one row or column) cannot take more disjoint pieces than its live
 //! members leave room for.
 //!
-//! Justification (VeriPB, `Justify::capacity` in `certify/pb/logger.rs`): the live
-//! members of the line form runs of consecutive members, each overlapping the next; the
-//! cover constraints of a run of `r` cells, summed and halved, bound the members placed
-//! on it by `⌊r/2⌋`, and those bounds summed fall short of the group's quota.
+//! Justification ([`LineCapacity::explain`]): the live members of the line form runs of
+//! consecutive members, each overlapping the next; the cover constraints (`≤ 1`) of a
+//! run of `r` cells, summed, with every other placement on those cells weakened away
+//! and halved, bound the members placed on it by `⌊r/2⌋`; the group's quota (`≥`) with
+//! those bounds added leaves only the members committed, which fall short.
 
 use super::propagator::{Dead, Node, Propagator, Stamps};
 use crate::backend::native::layout::Layout;
-use crate::backend::native::proof::{Run, Trace};
+use crate::backend::native::recipe::{Axiom, Kind, Operand, Recipe, Step};
 
-/// The line-capacity check. Its state: which groups it has looked at in this call.
+/// The line-capacity check. Its state: which groups it has looked at in this call, and
+/// the group that failed (the reason's subject).
 #[derive(Debug, Default)]
 pub(super) struct LineCapacity {
     stamps: Stamps,
+    failed: u32,
 }
 
 impl Propagator for LineCapacity {
     /// Only the groups that lost candidates since `since` are looked at again: the
     /// others passed at the parent.
-    fn check<T: Trace>(
-        &mut self,
-        node: &Node,
-        since: Option<usize>,
-        trace: &mut T,
-    ) -> Result<(), Dead> {
+    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
         let lay = node.lay;
         let epoch = self.stamps.next(lay.groups());
         for &op in &node.trail[since.unwrap_or(0)..] {
@@ -36,12 +34,47 @@ impl Propagator for LineCapacity {
                 }
                 self.stamps.marks[g] = epoch;
                 if !has_room(node, g) {
-                    trace.capacity(g as u32, || line_runs(lay, node.active, g));
+                    self.failed = g as u32;
                     return Err(Dead);
                 }
             }
         }
         Ok(())
+    }
+
+    /// One step per run of the failed group's live members (its covers `≤ 1` summed,
+    /// the other placements on its cells weakened away, halved), then the quota `≥`
+    /// and every run's bound summed.
+    fn explain(&self, node: &Node) -> Recipe {
+        let lay = node.lay;
+        let g = self.failed;
+        let mut steps = Vec::new();
+        for (members, cells) in line_runs(lay, node.active, g as usize) {
+            let mut weakened: Vec<u32> = Vec::new();
+            for &k in &cells {
+                for &p in lay.places_at(k) {
+                    if !members.contains(&p) && !weakened.contains(&p) {
+                        weakened.push(p);
+                    }
+                }
+            }
+            steps.push(Step {
+                terms: cells
+                    .iter()
+                    .map(|&k| (Operand::Axiom(Axiom::CoverAtMost(k)), 1))
+                    .collect(),
+                weakened,
+                divisor: 2,
+            });
+        }
+        let total = std::iter::once((Operand::Axiom(Axiom::QuotaAtLeast(g)), 1))
+            .chain((0..steps.len()).map(|i| (Operand::Step(i), 1)))
+            .collect();
+        steps.push(Step::sum(total));
+        Recipe {
+            kind: Kind::Capacity,
+            steps,
+        }
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
@@ -81,10 +114,10 @@ fn room_at_least(lay: &Layout, active: &[bool], g: usize, quota: i32) -> bool {
     false
 }
 
-/// The reason: the runs of line group `g`'s live members (consecutive members overlap,
-/// and a run of `k` of them covers `k + 1` cells).
-fn line_runs(lay: &Layout, active: &[bool], g: usize) -> Vec<Run> {
-    let mut runs: Vec<Run> = Vec::new();
+/// The runs of line group `g`'s live members (consecutive members overlap, and a run of
+/// `k` of them covers `k + 1` cells): `(members, cells)` of each.
+fn line_runs(lay: &Layout, active: &[bool], g: usize) -> Vec<(Vec<u32>, Vec<u32>)> {
+    let mut runs: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
     let mut last: Option<[u32; 2]> = None;
     for &p in lay.members(g as u32) {
         if !active[p as usize] {
@@ -93,15 +126,15 @@ fn line_runs(lay: &Layout, active: &[bool], g: usize) -> Vec<Run> {
         let cells = lay.place_cells[p as usize];
         let joins = last.is_some_and(|l| cells.iter().any(|c| l.contains(c)));
         if !joins {
-            runs.push(Run::default());
+            runs.push((Vec::new(), Vec::new()));
         }
-        if let Some(run) = runs.last_mut() {
+        if let Some((members, run_cells)) = runs.last_mut() {
             for c in cells {
-                if !run.cells.contains(&c) {
-                    run.cells.push(c);
+                if !run_cells.contains(&c) {
+                    run_cells.push(c);
                 }
             }
-            run.members.push(p);
+            members.push(p);
         }
         last = Some(cells);
     }

@@ -2,14 +2,14 @@
 //! cells joined by candidates must hold as many cells of one checkerboard colour as of
 //! the other, since each piece covers one of each.
 //!
-//! Justification (VeriPB, `Justify::colour_imbalance` in `certify/pb/logger.rs`): the
-//! cover constraints of the component's cells, `≥ 1` for the more numerous colour and
-//! `≤ 1` for the other, summed, leave only placements that leave the component, which
-//! are out, against a positive degree.
+//! Justification ([`ColourBalance::explain`]): the cover constraints of the component's
+//! cells, `≥ 1` for the more numerous colour and `≤ 1` for the other, summed: every
+//! piece inside the component has one cell of each colour and cancels, which leaves
+//! only placements that leave the component (none is a candidate) against a positive
+//! degree.
 
 use super::propagator::{Dead, Node, Propagator, Stamps};
-use crate::backend::native::layout::Layout;
-use crate::backend::native::proof::Trace;
+use crate::backend::native::recipe::{Axiom, Kind, Recipe};
 
 /// What exploring one component of the candidate graph found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,14 +49,9 @@ impl Propagator for ColourBalance {
     /// balanced, that one is too. Hence each changed component is explored only up to
     /// `limit` cells, and only when two or more are larger than that is any explored in
     /// full. Near a row-by-row frontier this keeps the check local.
-    fn check<T: Trace>(
-        &mut self,
-        node: &Node,
-        since: Option<usize>,
-        trace: &mut T,
-    ) -> Result<(), Dead> {
+    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
         let Some(since) = since else {
-            return self.whole_board(node, trace);
+            return self.whole_board(node);
         };
         let lay = node.lay;
         let epoch = self.stamps.next(lay.cells);
@@ -68,7 +63,7 @@ impl Propagator for ColourBalance {
                     continue;
                 }
                 match self.explore(node, start, epoch, self.limit) {
-                    Component::Unbalanced => return self.failed(lay, trace),
+                    Component::Unbalanced => return Err(Dead),
                     Component::Balanced | Component::SeenLarge => {}
                     Component::Large => large.push(start),
                 }
@@ -83,47 +78,50 @@ impl Propagator for ColourBalance {
             if self.stamps.marks[start as usize] != epoch
                 && self.explore(node, start, epoch, usize::MAX) == Component::Unbalanced
             {
-                return self.failed(lay, trace);
+                return Err(Dead);
             }
         }
         Ok(())
     }
 
+    /// From the component just explored: its cells of the more numerous colour, each
+    /// covered at least once, and those of the other, each at most once, are more than
+    /// its pieces can pair.
+    fn explain(&self, node: &Node) -> Recipe {
+        let lay = node.lay;
+        let (even, odd): (Vec<u32>, Vec<u32>) =
+            self.component.iter().partition(|&&c| lay.colour(c) == 0);
+        let (more, fewer) = if even.len() > odd.len() {
+            (even, odd)
+        } else {
+            (odd, even)
+        };
+        Recipe::sum_of(
+            Kind::Colour,
+            more.into_iter()
+                .map(Axiom::CoverAtLeast)
+                .chain(fewer.into_iter().map(Axiom::CoverAtMost)),
+        )
+    }
+
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
-        self.whole_board(node, &mut crate::backend::native::proof::Unlogged)
-            .is_ok()
+        self.whole_board(node).is_ok()
     }
 }
 
 impl ColourBalance {
     /// Every component explored in full (the root, and the twin).
-    fn whole_board<T: Trace>(&mut self, node: &Node, trace: &mut T) -> Result<(), Dead> {
+    fn whole_board(&mut self, node: &Node) -> Result<(), Dead> {
         let epoch = self.stamps.next(node.lay.cells);
         for c in 0..node.lay.cells as u32 {
             if !node.covered[c as usize]
                 && self.stamps.marks[c as usize] != epoch
                 && self.explore(node, c, epoch, usize::MAX) == Component::Unbalanced
             {
-                return self.failed(node.lay, trace);
+                return Err(Dead);
             }
         }
         Ok(())
-    }
-
-    /// The reason, from the component just explored: its cells of the more numerous
-    /// colour, each covered at least once, and those of the other, each at most once,
-    /// are more than its pieces can pair.
-    fn failed<T: Trace>(&self, lay: &Layout, trace: &mut T) -> Result<(), Dead> {
-        trace.colour_imbalance(|| {
-            let (even, odd): (Vec<u32>, Vec<u32>) =
-                self.component.iter().partition(|&&c| lay.colour(c) == 0);
-            if even.len() > odd.len() {
-                (even, odd)
-            } else {
-                (odd, even)
-            }
-        });
-        Err(Dead)
     }
 
     /// Explores the component of `start`, marking its cells `epoch`. An exploration that

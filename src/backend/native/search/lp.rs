@@ -4,7 +4,7 @@
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::farkas;
-use crate::backend::native::proof::{Multipliers, Trace};
+use crate::backend::native::proof::Trace;
 
 /// Boards with more open cells than this (60×60) are not given to the LP. On the planted
 /// `huge` boards (satisfiable: nothing to refute) the LP beside the search slowed the
@@ -29,8 +29,7 @@ impl<'a, T: Trace> Search<'a, T> {
         let refuted = verdict == farkas::LpVerdict::Refuted;
         if let Some(certificate) = &certificate {
             let covered = &self.covered;
-            self.trace
-                .farkas(false, || farkas_reason(certificate, covered));
+            self.trace.justify(|| [certificate.recipe(covered, false)]);
         }
         self.farkas_refutations += u64::from(refuted);
         refuted
@@ -98,8 +97,7 @@ impl<'a, T: Trace> Search<'a, T> {
         let lp = self.lp.take();
         if let (Some(certificate), Some(lp)) = (&certificate, &lp) {
             let covered = lp.root_covered();
-            self.trace
-                .farkas(true, || farkas_reason(certificate, covered));
+            self.trace.justify(|| [certificate.recipe(covered, true)]);
         }
         match verdict {
             farkas::LpVerdict::Refuted => {
@@ -113,27 +111,4 @@ impl<'a, T: Trace> Search<'a, T> {
             farkas::LpVerdict::Unfinished => false,
         }
     }
-}
-
-/// The Farkas multipliers of a refutation as the trace reads them: the cells' of the
-/// cells uncovered at the refuted node, and the groups'.
-fn farkas_reason(
-    certificate: &farkas::Certificate,
-    covered: &[bool],
-) -> (Multipliers, Multipliers) {
-    let cells = certificate
-        .pi
-        .iter()
-        .enumerate()
-        .filter(|&(c, &m)| m != 0 && !covered[c])
-        .map(|(c, &m)| (c as u32, m))
-        .collect();
-    let groups = certificate
-        .mu
-        .iter()
-        .enumerate()
-        .filter(|&(_, &m)| m != 0)
-        .map(|(g, &m)| (g as u32, m))
-        .collect();
-    (cells, groups)
 }

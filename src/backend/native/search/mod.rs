@@ -20,7 +20,8 @@
 //! trail and the propagation rules), [`propagator`] (the seam for the checks at a stall:
 //! a trait, the node it reads, a from-scratch twin for each), [`checks`] (which run, in
 //! order: where a new one is registered), one file per propagator
-//! ([`capacity`], [`colour`], [`transport`]), [`cache`] (subproblems proved empty),
+//! ([`capacity`], [`colour`], [`transport`]), each with the recipe of its reason
+//! beside its check, [`cache`] (subproblems proved empty),
 //! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`]
 //! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
 //! per restart), [`jump`] (backjumps over the line a
@@ -32,6 +33,8 @@ mod capacity;
 mod checks;
 mod colour;
 mod dfs;
+#[cfg(test)]
+pub(crate) mod examples;
 mod jump;
 mod lp;
 mod options;
@@ -53,6 +56,7 @@ mod tests {
     use super::{Search, SearchOptions};
     use crate::backend::native::layout::Layout;
     use crate::backend::native::proof::{Trace, Unlogged};
+    use crate::backend::native::recipe::{Axiom, Kind, NodeValues, Recipe};
     use crate::model::{Families, compile};
 
     /// The background LP refutes, at the root, a committed board that every cheap check
@@ -100,21 +104,20 @@ mod tests {
         assert_eq!(first, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
-    /// A new propagator as one would be written: the trait, its state, its twin. This
-    /// one asks that every uncovered cell keep a candidate (what propagation already
-    /// ensures), so it must pass every settled node and fail where a cell lost them all.
+    /// A new propagator as one would be written: the trait, its state, its reason, its
+    /// twin. This one asks that every uncovered cell keep a candidate (what propagation
+    /// already ensures), so it must pass every settled node and fail where a cell lost
+    /// them all; its reason is that cell's cover constraint `≥ 1` (counted with the
+    /// colour arguments: a cell without a candidate is the smallest unbalanced
+    /// component).
     #[derive(Default)]
     struct EveryCellCoverable {
         calls: usize,
+        bare: u32,
     }
 
     impl Propagator for EveryCellCoverable {
-        fn check<T: Trace>(
-            &mut self,
-            node: &Node,
-            since: Option<usize>,
-            _: &mut T,
-        ) -> Result<(), Dead> {
+        fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
             self.calls += 1;
             let changed = node.trail[since.unwrap_or(0)..].iter().map(|op| op >> 1);
             for p in changed {
@@ -125,11 +128,16 @@ mod tests {
                         .iter()
                         .any(|&q| node.active[q as usize]);
                     if !node.covered[c as usize] && !live {
+                        self.bare = c;
                         return Err(Dead);
                     }
                 }
             }
             Ok(())
+        }
+
+        fn explain(&self, _: &Node) -> Recipe {
+            Recipe::sum_of(Kind::Colour, [Axiom::CoverAtLeast(self.bare)])
         }
 
         fn holds_from_scratch(&mut self, node: &Node) -> bool {
@@ -200,9 +208,11 @@ mod tests {
                 }
             }
             let broken = node(&search);
-            assert!(fresh.check(&broken, Some(mark), &mut Unlogged).is_err());
+            assert!(fresh.checked(&broken, Some(mark), &mut Unlogged).is_err());
             assert!(!fresh.holds_from_scratch(&broken));
             assert_eq!(fresh.calls, 2, "checked calls check once");
+            let values = NodeValues::new(&search.active, &search.trail);
+            assert!(values.refuted_by(&fresh.explain(&broken), &model));
             broken_boards += 1;
         }
         assert!(broken_boards > 0, "some root leaves a cell open");

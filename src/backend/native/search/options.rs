@@ -169,16 +169,6 @@ impl SearchOptions {
             ..*self
         } == default
     }
-
-    /// These options with what a proof cannot yet justify switched off: the transport
-    /// check (off by default). The proof logger ([`crate::backend::native::proof`]) is
-    /// told everything else.
-    pub fn for_proof(self) -> SearchOptions {
-        SearchOptions {
-            transport: false,
-            ..self
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The seam for the search's checks: a propagator looks at a settled node, incrementally
 //! (only what changed since its parent, which passed), says whether the node can still
 //! have a tiling, and when it cannot, gives the reason to the search's trace. Each keeps
-//! its own state, lives in a file of its own, and has a from-scratch twin that debug
+//! its own state, lives in a file of its own, and has two from-scratch twins that debug
 //! builds hold it to: a node it rejects must fail from scratch too, or tilings would be
-//! lost. Which run, and in what order, is `checks.rs`.
+//! lost; and the recipe of its reason (its justification, `explain`, beside the check)
+//! must refute the node by the checker's arithmetic (`recipe.rs`), or a proof would be
+//! refused. Which run, and in what order, is `checks.rs`.
 //!
 //! The checks behind the seam: [`super::capacity`] (a line's quota against its room),
 //! [`super::colour`] (the colour balance of the candidate graph's components) and
@@ -23,6 +25,9 @@
 
 use crate::backend::native::layout::Layout;
 use crate::backend::native::proof::Trace;
+#[cfg(debug_assertions)]
+use crate::backend::native::recipe::NodeValues;
+use crate::backend::native::recipe::Recipe;
 
 /// A contradiction: the current state has no completion (from propagation, or from a
 /// propagator).
@@ -46,32 +51,58 @@ pub(super) struct Node<'s> {
 /// One of the search's checks at a stall.
 pub(super) trait Propagator {
     /// Whether the node can still have a tiling, looking at the placements changed since
-    /// trail position `since` (`None`: the whole board, at the root). On a failure the
-    /// reason goes to `trace`.
-    fn check<T: Trace>(
-        &mut self,
-        node: &Node,
-        since: Option<usize>,
-        trace: &mut T,
-    ) -> Result<(), Dead>;
+    /// trail position `since` (`None`: the whole board, at the root).
+    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead>;
+
+    /// Why the node just rejected by [`Propagator::check`] has no tiling: the recipe of
+    /// a constraint of every tiling that the node falsifies (its justification, written
+    /// beside the check). Asked only right after a failure, and only when a proof is
+    /// logged or a debug build checks it.
+    fn explain(&self, node: &Node) -> Recipe;
 
     /// The same judgement from scratch, over the whole board, telling no one.
     fn holds_from_scratch(&mut self, node: &Node) -> bool;
 
-    /// [`Propagator::check`], held to its twin in debug builds.
+    /// [`Propagator::check`], with the reason of a failure given to `trace`; in debug
+    /// builds the failure is held to the twin, and its reason to the checker's
+    /// arithmetic ([`crate::backend::native::recipe::NodeValues::refuted_by`]): a node rejected that passes from
+    /// scratch would lose tilings, and a reason that does not refute it would make a
+    /// proof the checker refuses.
     fn checked<T: Trace>(
         &mut self,
         node: &Node,
         since: Option<usize>,
         trace: &mut T,
     ) -> Result<(), Dead> {
-        let verdict = self.check(node, since, trace);
-        debug_assert!(
-            verdict.is_ok() || !self.holds_from_scratch(node),
-            "{}: rejected a node its from-scratch twin passes",
+        let verdict = self.check(node, since);
+        if verdict.is_err() {
+            trace.justify(|| [self.explain(node)]);
+            #[cfg(debug_assertions)]
+            self.reason_refutes(node);
+            debug_assert!(
+                !self.holds_from_scratch(node),
+                "{}: rejected a node its from-scratch twin passes",
+                std::any::type_name::<Self>()
+            );
+        }
+        verdict
+    }
+
+    /// Debug builds: the reason of the failure just found refutes the node, by the
+    /// checker's arithmetic (on the schedule of
+    /// [`crate::backend::native::recipe::due_for_check`]).
+    #[cfg(debug_assertions)]
+    fn reason_refutes(&self, node: &Node) {
+        if !crate::backend::native::recipe::due_for_check() {
+            return;
+        }
+        let recipe = self.explain(node);
+        let values = NodeValues::new(node.active, node.trail);
+        assert!(
+            values.refuted_by(&recipe, node.lay.model),
+            "{}: its reason {recipe:?} does not refute the node",
             std::any::type_name::<Self>()
         );
-        verdict
     }
 }
 

@@ -8,6 +8,8 @@ use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::matching::{Filtered, Graph};
 use crate::backend::native::proof::Trace;
+#[cfg(debug_assertions)]
+use crate::backend::native::recipe::NodeValues;
 
 /// The node as the propagators read it, borrowed field by field so that a propagator
 /// and the trace can be borrowed beside it.
@@ -109,13 +111,35 @@ impl<'a, T: Trace> Search<'a, T> {
             Filtered::Stopped => Filter::Stopped,
             Filtered::Dead => {
                 let matcher = &self.matcher;
-                self.trace.hall_sets(|| vec![matcher.hall_violator(&graph)]);
+                self.trace.justify(|| [matcher.hall_violator(&graph)]);
+                #[cfg(debug_assertions)]
+                if crate::backend::native::recipe::due_for_check() {
+                    let values = NodeValues::new(&self.active, &self.trail);
+                    let recipe = matcher.hall_violator(&graph);
+                    assert!(
+                        values.refuted_by(&recipe, self.lay.model),
+                        "the matching filter's Hall set {recipe:?} does not refute the node"
+                    );
+                }
                 Filter::Dead
             }
             Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
             Filtered::Delete(doomed) => {
                 let matcher = &self.matcher;
-                self.trace.hall_sets(|| matcher.tight_sets(&graph, &doomed));
+                self.trace.justify(|| matcher.tight_sets(&graph, &doomed));
+                #[cfg(debug_assertions)]
+                if crate::backend::native::recipe::due_for_check() {
+                    let values = NodeValues::new(&self.active, &self.trail);
+                    let recipes = matcher.tight_sets(&graph, &doomed);
+                    for &p in &doomed {
+                        assert!(
+                            recipes
+                                .iter()
+                                .any(|r| values.rules_out(r, self.lay.model, p)),
+                            "no tight set of the matching filter rules out placement {p}"
+                        );
+                    }
+                }
                 self.matching_deletions += doomed.len() as u64;
                 for p in doomed {
                     if self.active[p as usize] && self.delete(p).is_err() {

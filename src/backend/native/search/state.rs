@@ -73,8 +73,7 @@ impl<'a> Search<'a> {
 }
 
 impl<'a, T: Trace> Search<'a, T> {
-    /// The search, telling `trace` its reasoning; a trace that logs a proof is given
-    /// options the logger can justify ([`SearchOptions::for_proof`]).
+    /// The search, telling `trace` its reasoning (every check it runs gives one).
     pub(in crate::backend::native) fn traced(
         lay: &'a Layout<'a>,
         options: SearchOptions,

@@ -1,50 +1,103 @@
 //! The cut quotas as a transport problem (`flow.rs`): forgetting overlaps, the residual
 //! quotas of rows and cuts must still be met by a choice of candidates, which is a
-//! bipartite flow. Off by default, and switched off while a proof is logged
-//! ([`super::SearchOptions::for_proof`]): no justification is written for it yet, so its
-//! failures give the trace no reason.
+//! bipartite flow. Off by default.
+//!
+//! Justification ([`CutTransport::explain`]): the minimum cut of the short flow. Each
+//! candidate of a pairing is a member of one left group and one right group. The quota
+//! constraints `≥` of the left groups on the source's side and `≤` of the right groups
+//! on it, summed, cancel every piece that joins two of them; what is left is at most
+//! one per candidate from a left group on that side to a right group off it, and the
+//! degree is the left groups' need less what the right ones take, which the cut
+//! capacity (smaller than the flow asked for) shows is more. When the totals differ,
+//! the `≥` of every group of the larger side and the `≤` of every group of the other
+//! cancel to `0 ≥` their difference.
 
 use super::propagator::{Dead, Node, Propagator};
-use crate::backend::native::flow::Transport;
-use crate::backend::native::proof::Trace;
+use crate::backend::native::flow::{Cut, Transport};
+use crate::backend::native::recipe::{Axiom, Kind, Recipe};
 
 /// The transport check. Its state: the flow network and the residual quotas of one
-/// pairing's two sides, reused from call to call.
+/// pairing's two sides, reused from call to call, and the failed pairing's cut.
 #[derive(Default)]
 pub(super) struct CutTransport {
     flow: Transport,
     left: Vec<i32>,
     right: Vec<i32>,
+    /// The pairing that failed and why (the reason's subject).
+    failed: Option<(usize, Cut)>,
 }
 
 impl Propagator for CutTransport {
     /// From scratch at every call: the flow is global.
-    fn check<T: Trace>(&mut self, node: &Node, _: Option<usize>, _: &mut T) -> Result<(), Dead> {
-        if self.holds_from_scratch(node) {
-            Ok(())
-        } else {
-            Err(Dead)
+    fn check(&mut self, node: &Node, _: Option<usize>) -> Result<(), Dead> {
+        self.failed = None;
+        for k in 0..node.lay.pairings.len() {
+            if !self.pairing_feasible(node, k) {
+                self.failed = self.flow.cut().map(|cut| (k, cut));
+                debug_assert!(self.failed.is_some(), "a short flow names its cut");
+                return Err(Dead);
+            }
         }
+        Ok(())
+    }
+
+    /// The quotas `≥` of the groups on the source's side of the cut that over-ask,
+    /// and `≤` of the groups across.
+    fn explain(&self, node: &Node) -> Recipe {
+        let Some((k, cut)) = &self.failed else {
+            return Recipe {
+                kind: Kind::Transport,
+                steps: Vec::new(),
+            };
+        };
+        let pairing = &node.lay.pairings[*k];
+        let (at_least, at_most): (Vec<u32>, Vec<u32>) = match cut {
+            Cut::Totals { left_more: true } => {
+                (pairing.left_groups.clone(), pairing.right_groups.clone())
+            }
+            Cut::Totals { left_more: false } => {
+                (pairing.right_groups.clone(), pairing.left_groups.clone())
+            }
+            Cut::Sides { left, right } => (
+                left.iter()
+                    .map(|&i| pairing.left_groups[i as usize])
+                    .collect(),
+                right
+                    .iter()
+                    .map(|&i| pairing.right_groups[i as usize])
+                    .collect(),
+            ),
+        };
+        Recipe::sum_of(
+            Kind::Transport,
+            at_least
+                .into_iter()
+                .map(Axiom::QuotaAtLeast)
+                .chain(at_most.into_iter().map(Axiom::QuotaAtMost)),
+        )
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
-        for pairing in &node.lay.pairings {
-            self.left.clear();
-            self.left
-                .extend(pairing.left_groups.iter().map(|&g| node.quota[g as usize]));
-            self.right.clear();
-            self.right
-                .extend(pairing.right_groups.iter().map(|&g| node.quota[g as usize]));
-            let active = node.active;
-            let edges = pairing
-                .edges
-                .iter()
-                .filter(|e| active[e.0 as usize])
-                .map(|&(_, l, r)| (l, r));
-            if !self.flow.feasible(&self.left, &self.right, edges) {
-                return false;
-            }
-        }
-        true
+        (0..node.lay.pairings.len()).all(|k| self.pairing_feasible(node, k))
+    }
+}
+
+impl CutTransport {
+    /// Whether pairing `k`'s residual quotas can be met by its candidates.
+    fn pairing_feasible(&mut self, node: &Node, k: usize) -> bool {
+        let pairing = &node.lay.pairings[k];
+        self.left.clear();
+        self.left
+            .extend(pairing.left_groups.iter().map(|&g| node.quota[g as usize]));
+        self.right.clear();
+        self.right
+            .extend(pairing.right_groups.iter().map(|&g| node.quota[g as usize]));
+        let active = node.active;
+        let edges = pairing
+            .edges
+            .iter()
+            .filter(|e| active[e.0 as usize])
+            .map(|&(_, l, r)| (l, r));
+        self.flow.feasible(&self.left, &self.right, edges)
     }
 }
