@@ -273,7 +273,12 @@ impl NodeValues {
     pub fn rules_out(&self, recipe: &Recipe, model: &Model, p: u32) -> bool {
         recipe
             .derive(model)
-            .is_some_and(|c| c.falsified(|q| if q == p { Some(true) } else { self.get(q) }))
+            .is_some_and(|c| self.rules_out_by(&c, p))
+    }
+
+    /// Whether the derived constraint `c` rules out placement `p` at the node.
+    pub fn rules_out_by(&self, c: &Linear, p: u32) -> bool {
+        c.falsified(|q| if q == p { Some(true) } else { self.get(q) })
     }
 }
 

@@ -217,4 +217,141 @@ mod tests {
         }
         assert!(broken_boards > 0, "some root leaves a cell open");
     }
+
+    /// A trace that builds every reason, as a logged proof does, and counts them by
+    /// kind: colour, Hall set, capacity, transport, Farkas.
+    struct Reasons<'c>(&'c mut [u64; 5]);
+
+    impl Trace for Reasons<'_> {
+        type Nogood = ();
+
+        fn nogood(&self, _: impl FnOnce() -> Vec<u32>) {}
+
+        fn reaches(_: &(), _: &[u32]) -> bool {
+            true
+        }
+
+        fn words(_: &()) -> usize {
+            0
+        }
+
+        fn dead_end(&mut self, _: impl FnOnce() -> Vec<u32>) {}
+
+        fn justify<R: IntoIterator<Item = Recipe>>(&mut self, reasons: impl FnOnce() -> R) {
+            for recipe in reasons() {
+                let kind = match recipe.kind {
+                    Kind::Colour => 0,
+                    Kind::HallSet => 1,
+                    Kind::Capacity => 2,
+                    Kind::Transport => 3,
+                    Kind::Farkas { .. } => 4,
+                };
+                self.0[kind] += 1;
+            }
+        }
+
+        fn root_settled(&mut self) {}
+    }
+
+    /// The checks with their reasons built, as under a proof, on planted 16×16 to 32×32
+    /// boards and the committed unsat boards to 24×24: the line capacity, colour (its
+    /// large-component path on every component), transport and matching checks, and
+    /// the LP at every stall. In debug builds (the tests) each failure is held to its
+    /// check's from-scratch twin and each sampled reason to the checker's arithmetic;
+    /// every search finds as many tilings (up to two) as the default one; and each
+    /// check but transport fails somewhere. Transport passes every node here (its
+    /// failures are rare: `certify/pb/single.rs` meets one in a plain descent, through
+    /// the same twins), so here it shows only that it cuts no tiling.
+    #[test]
+    fn every_check_fails_somewhere_and_its_twins_accept_it() {
+        // The matching filter left to its schedule (after 4,096 failures), and not at
+        // the root, so that the cheaper checks meet the failures first; then transport
+        // as the only check.
+        let eager = SearchOptions {
+            transport: true,
+            component_limit: 1,
+            small_boards: false,
+            matching_root: false,
+            farkas_after_failures: u64::MAX,
+            ..SearchOptions::default()
+        };
+        let configs = [
+            eager,
+            SearchOptions {
+                path_capacity: false,
+                colour_balance: false,
+                ..eager
+            },
+        ];
+        let committed = |file: &str| {
+            let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+            crate::puzzle::parse::read_instances(&path).unwrap()
+        };
+        let mut boards: Vec<crate::puzzle::Instance> = Vec::new();
+        for size in [16, 24, 32] {
+            boards.push(
+                crate::puzzle::generate::planted(size, size, 11, 0)
+                    .unwrap()
+                    .0,
+            );
+        }
+        boards.extend(
+            committed("unsat.jsonl")
+                .into_iter()
+                .filter(|i| i.rows <= 24),
+        );
+        boards.extend(
+            committed("unsat-hard.jsonl")
+                .into_iter()
+                .filter(|i| i.rows <= 24),
+        );
+        let lp_board = committed("unsat-hard.jsonl")
+            .into_iter()
+            .find(|i| i.name == "unsat-16x16-s6605-4")
+            .unwrap();
+        let mut counts = [0u64; 5];
+        fn tilings(
+            instance: &crate::puzzle::Instance,
+            options: SearchOptions,
+            counts: &mut [u64; 5],
+        ) -> usize {
+            let model = compile(instance, Families::ColourSplits);
+            let layout = Layout::new(&model, options.transport);
+            let mut found = 0;
+            // The sink stops the search, as the driver's does at the limit.
+            let mut sink = |_: &[u32]| {
+                found += 1;
+                if found < 2 {
+                    crate::backend::Control::Continue
+                } else {
+                    crate::backend::Control::Stop
+                }
+            };
+            let budget = crate::backend::Budget::default();
+            Search::traced(&layout, options, Reasons(counts)).run(2, &budget, &mut sink);
+            found
+        }
+        for instance in &boards {
+            let mut unused = [0u64; 5];
+            let expected = tilings(instance, SearchOptions::default(), &mut unused);
+            for options in configs {
+                assert_eq!(
+                    tilings(instance, options, &mut counts),
+                    expected,
+                    "{}",
+                    instance.name
+                );
+            }
+        }
+        let lp = SearchOptions {
+            farkas_every_stall: true,
+            ..eager
+        };
+        assert_eq!(tilings(&lp_board, lp, &mut counts), 0);
+        let [colour, hall, capacity, _, farkas] = counts;
+        assert!(
+            colour > 0 && hall > 0 && capacity > 0 && farkas > 0,
+            "{counts:?}"
+        );
+    }
 }

@@ -130,12 +130,14 @@ impl<'a, T: Trace> Search<'a, T> {
                 #[cfg(debug_assertions)]
                 if crate::backend::native::recipe::due_for_check() {
                     let values = NodeValues::new(&self.active, &self.trail);
-                    let recipes = matcher.tight_sets(&graph, &doomed);
+                    let derived: Vec<_> = matcher
+                        .tight_sets(&graph, &doomed)
+                        .iter()
+                        .filter_map(|r| r.derive(self.lay.model))
+                        .collect();
                     for &p in &doomed {
                         assert!(
-                            recipes
-                                .iter()
-                                .any(|r| values.rules_out(r, self.lay.model, p)),
+                            derived.iter().any(|c| values.rules_out_by(c, p)),
                             "no tight set of the matching filter rules out placement {p}"
                         );
                     }
