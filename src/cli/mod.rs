@@ -7,6 +7,7 @@ mod certify;
 mod emit;
 mod errors;
 mod files;
+mod grade;
 mod output;
 mod progress;
 mod race;
@@ -35,6 +36,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => emit::generate(args),
         Command::Race(args) => race::race(args),
         Command::Show(args) => show::show(args),
+        Command::Grade(args) => grade::grade_files(args),
         Command::Backends(args) => show::backends(&args),
         Command::Schema(args) => schema::schema(&args),
         Command::Completions(args) => {

@@ -80,6 +80,11 @@ pub(super) const CONTRACTS: &[Contract] = &[
         schema: || output::<Summary>(),
     },
     Contract {
+        name: "grade",
+        describes: "a line of `grade --format json`",
+        schema: || output::<dominofit::design::Grade>(),
+    },
+    Contract {
         name: "certificate",
         describes: "a certificate bundle's certificate.json",
         schema: || output::<Manifest>(),

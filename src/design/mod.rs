@@ -35,8 +35,10 @@ use crate::model::Families;
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
 
+mod grade;
 mod unsat;
 
+pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
 pub use unsat::{unsat, unsat_watched};
 
 /// Why no board could be made.

@@ -14,6 +14,7 @@ mod exhaustive;
 mod external_backends;
 mod external_dimacs;
 mod external_lp;
+mod grade;
 mod hardening;
 mod hardening3;
 mod ilp_exhaustive;

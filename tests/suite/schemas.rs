@@ -280,6 +280,16 @@ fn the_other_outputs_meet_their_schemas() {
         );
     }
 
+    // Grades of unique, unsat and several-tiling boards.
+    for board in ["models/game.jsonl", "models/unsat.jsonl"] {
+        let out = stdout_of(
+            dominofit().args(["grade", &root(board), "--format", "json"]),
+            false,
+        );
+        let lines = validated_lines("grade", &out);
+        assert!(lines.iter().any(|v| v["level"].is_string()), "{board}");
+    }
+
     // A certificate bundle, with the built-in prover so that no program is needed.
     let dir = tempfile::tempdir().unwrap();
     stdout_of(

@@ -8,6 +8,7 @@
 
 mod farkas;
 mod flow;
+pub mod ladder;
 mod layout;
 mod matching;
 pub mod proof;
@@ -40,6 +41,13 @@ pub fn search_with_proof(
 ) -> crate::backend::Outcome {
     let layout = layout::Layout::new(model, options.transport);
     search::Search::traced(&layout, options, proof::Logged(proof)).run(limit, budget, sink)
+}
+
+/// Climbs the deduction ladder up to `top` on a board compiled twice: `plain` without
+/// the colour splits (`Families::AllQuotas`) and `coloured` with them
+/// (`Families::ColourSplits`).
+pub fn climb(plain: &Model, coloured: &Model, top: ladder::Rung) -> ladder::Climb {
+    search::climb(plain, coloured, top)
 }
 
 /// The native search backend.

@@ -25,8 +25,9 @@
 //! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`]
 //! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
 //! per restart), [`jump`] (backjumps over the line a
-//! descent keeps failing at), [`lp`] (the LP refutation beside the search) and [`dfs`]
-//! (the depth-first search that drives them).
+//! descent keeps failing at), [`lp`] (the LP refutation beside the search), [`dfs`]
+//! (the depth-first search that drives them) and [`ladder`] (the same rules one rung at
+//! a time, without branching, for grading puzzles).
 
 mod cache;
 mod capacity;
@@ -36,6 +37,7 @@ mod dfs;
 #[cfg(test)]
 pub(crate) mod examples;
 mod jump;
+mod ladder;
 mod lp;
 mod options;
 mod order;
@@ -45,6 +47,7 @@ mod state;
 mod sweep;
 mod transport;
 
+pub(in crate::backend::native) use ladder::climb;
 pub use options::{SearchOptions, WallsDraw};
 pub(in crate::backend::native) use state::Search;
 

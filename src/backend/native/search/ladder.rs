@@ -1,0 +1,208 @@
+//! The deduction ladder: the search's own rules, one rung at a time, as a player
+//! would apply them, without branching. Each rung is sound (it only places pieces
+//! every tiling has and rules out pieces no tiling has), so a board the ladder
+//! completes has exactly that tiling; and each rung includes the ones below it, so a
+//! board solved at one rung is solved at every stronger one.
+//!
+//! The climb always tries the weakest rung first and goes back to the bottom after
+//! any progress, the way a solver of paper puzzles returns to easy steps as soon as a
+//! hard one opens the board. Rungs (`ladder::Rung` for the names a player reads):
+//!
+//! 1. singles: unit propagation over the covers and the quotas clue inversion gives
+//!    (the model without colour splits);
+//! 2. colours: the same over the checkerboard colour splits too;
+//! 3. pairs: Régin's matching filter (a piece that no pairing of the open cells
+//!    uses is out);
+//! 4. trial: one piece placed for argument's sake, followed by rungs 1 to 3 and the
+//!    stall checks (line capacity, colour balance); a contradiction rules it out.
+
+use super::options::SearchOptions;
+use super::propagator::Node;
+use super::state::Search;
+use crate::backend::Budget;
+use crate::backend::native::ladder::{Climb, Rung, StepCount};
+use crate::backend::native::layout::Layout;
+use crate::model::Model;
+
+/// What is known of each placement: placed, ruled out, or open.
+type Known = Vec<Option<bool>>;
+
+/// One model's search, settled from what is known.
+struct Rules<'a> {
+    search: Search<'a>,
+}
+
+impl<'a> Rules<'a> {
+    /// The search over `lay` with `known` applied and propagated; `None` on a
+    /// contradiction.
+    fn settled(lay: &'a Layout<'a>, known: &Known) -> Option<Rules<'a>> {
+        let options = SearchOptions {
+            small_boards: false,
+            matching_root: false,
+            farkas_after_failures: u64::MAX,
+            ..SearchOptions::default()
+        };
+        let mut search = Search::new(lay, options);
+        for c in 0..lay.cells {
+            search.queue.push((c as u32) << 1);
+        }
+        for g in 0..lay.groups() {
+            search.queue.push((g as u32) << 1 | 1);
+        }
+        if !search.settle() {
+            return None;
+        }
+        for (p, value) in known.iter().enumerate() {
+            let p = p as u32;
+            if !search.active[p as usize] {
+                // Already decided by propagation: it must agree.
+                continue;
+            }
+            let done = match value {
+                Some(true) => search.commit(p),
+                Some(false) => search.delete(p),
+                None => Ok(()),
+            };
+            if done.is_err() || !search.settle() {
+                return None;
+            }
+        }
+        Some(Rules { search })
+    }
+
+    /// What the search knows now.
+    fn known(&self) -> Known {
+        let mut known: Known = self
+            .search
+            .active
+            .iter()
+            .map(|&a| if a { None } else { Some(false) })
+            .collect();
+        for &p in &self.search.chosen {
+            known[p as usize] = Some(true);
+        }
+        known
+    }
+
+    /// Régin's filter to its fixed point; `false` on a contradiction.
+    fn pairs(&mut self) -> bool {
+        use super::stall::Filter;
+        loop {
+            match self.search.apply_matching(&Budget::default()) {
+                Filter::Dead | Filter::Stopped => return false,
+                Filter::Changed => {}
+                Filter::Unchanged => return true,
+            }
+        }
+    }
+
+    /// Whether the stall checks (line capacity, colour balance) pass the node.
+    fn checks_pass(&mut self, since: usize) -> bool {
+        let search = &mut self.search;
+        let node = Node {
+            lay: search.lay,
+            active: &search.active,
+            covered: &search.covered,
+            left: &search.left,
+            quota: &search.quota,
+            trail: &search.trail,
+        };
+        search
+            .propagators
+            .check(&node, Some(since), false, &mut search.trace)
+            .is_ok()
+    }
+}
+
+/// The two models the rungs read: without the colour splits (`plain`) and with
+/// (`coloured`); their placements are the same, in the same order.
+pub(in crate::backend::native) fn climb(plain: &Model, coloured: &Model, top: Rung) -> Climb {
+    let plain_lay = Layout::new(plain, false);
+    let coloured_lay = Layout::new(coloured, false);
+    let mut known: Known = vec![None; plain.placements.len()];
+    let mut climb = Climb::default();
+    'climb: loop {
+        for rung in Rung::ALL.into_iter().filter(|&r| r <= top) {
+            let before = known.clone();
+            let next = match rung {
+                Rung::Singles => Rules::settled(&plain_lay, &known).map(|r| r.known()),
+                Rung::Colours => Rules::settled(&coloured_lay, &known).map(|r| r.known()),
+                Rung::Pairs => Rules::settled(&coloured_lay, &known)
+                    .and_then(|mut r| r.pairs().then(|| r.known())),
+                Rung::Trial => trial(&coloured_lay, &known),
+            };
+            let Some(next) = next else {
+                climb.contradiction = Some(rung);
+                climb.count(rung, &before, &before);
+                break 'climb;
+            };
+            let progress = climb.count(rung, &before, &next);
+            known = next;
+            if known.iter().all(Option::is_some) {
+                climb.solved = true;
+                break 'climb;
+            }
+            if progress {
+                continue 'climb;
+            }
+        }
+        break;
+    }
+    climb.placed = (0..known.len() as u32)
+        .filter(|&p| known[p as usize] == Some(true))
+        .collect();
+    climb.ruled_out = (0..known.len() as u32)
+        .filter(|&p| known[p as usize] == Some(false))
+        .collect();
+    climb
+}
+
+/// Rung 4: each open piece placed in turn, followed by rungs 1 to 3 and the stall
+/// checks; those that lead to a contradiction are ruled out (all at once: each
+/// conclusion holds on its own). `None` when the known state itself contradicts.
+fn trial(lay: &Layout, known: &Known) -> Option<Known> {
+    let mut rules = Rules::settled(lay, known)?;
+    if !rules.pairs() {
+        return None;
+    }
+    let mut next = rules.known();
+    let open: Vec<u32> = (0..next.len() as u32)
+        .filter(|&p| next[p as usize].is_none())
+        .collect();
+    for p in open {
+        let mark = rules.search.trail.len();
+        let placed = rules.search.commit(p).is_ok() && rules.search.settle();
+        let survives =
+            placed && rules.checks_pass(mark) && rules.pairs() && rules.checks_pass(mark);
+        if !survives {
+            rules.search.queue.clear();
+            next[p as usize] = Some(false);
+        }
+        rules.search.undo_to(mark);
+    }
+    Some(next)
+}
+
+impl Climb {
+    /// Counts what `rung` decided between `before` and `after`; whether it decided
+    /// anything.
+    fn count(&mut self, rung: Rung, before: &Known, after: &Known) -> bool {
+        let mut step = StepCount {
+            rung,
+            placed: 0,
+            ruled_out: 0,
+        };
+        for (b, a) in before.iter().zip(after) {
+            match (b, a) {
+                (None, Some(true)) => step.placed += 1,
+                (None, Some(false)) => step.ruled_out += 1,
+                _ => {}
+            }
+        }
+        let progress = step.placed + step.ruled_out > 0;
+        if progress {
+            self.steps.push(step);
+        }
+        progress
+    }
+}
