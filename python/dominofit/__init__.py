@@ -41,6 +41,7 @@ __all__ = [
     "count_many",
     "emit",
     "generate",
+    "grade",
     "show",
     "solve",
     "solve_many",
@@ -140,6 +141,18 @@ def count(
     (exact when ``complete``, else a lower bound): ``int(answer["count"])``.
     """
     return _native.count(instance, backend, timeout, families, encoding, threads)
+
+
+def grade(instance: Instance, timeout: Optional[float] = None) -> Union[dict, List[dict]]:
+    """Grade boards the way a puzzle designer needs: the weakest rung of the deduction
+    ladder (``singles``, ``colours``, ``pairs``, ``trial``, else ``search``) that settles
+    each board without guessing, the steps of each rung and a score.
+
+    Returns the ``grade --format json`` object per board (``dominofit schema grade``);
+    ``level`` is ``None`` for a board with more than one tiling. ``timeout`` bounds each
+    board's uniqueness check (seconds).
+    """
+    return _native.grade(instance, timeout)
 
 
 def verify(instance: Instance, solution: Any) -> Union[dict, List[dict]]:

@@ -383,6 +383,34 @@ fn show(
     })
 }
 
+/// The `grade --format json` object for each board: its level on the deduction ladder,
+/// steps per rung and score (with the native search's uniqueness answer).
+#[pyfunction]
+#[pyo3(signature = (source, timeout))]
+fn grade(py: Python<'_>, source: &Bound<'_, PyAny>, timeout: Option<f64>) -> PyResult<Py<PyAny>> {
+    let timeout = seconds(timeout)?;
+    let instances = input::instances(source)?;
+    let cells = instances
+        .items
+        .iter()
+        .map(|i| i.rows * i.cols)
+        .max()
+        .unwrap_or(0);
+    let graded = call::stoppable(py, cells, || {
+        instances
+            .items
+            .iter()
+            .map(|i| dominofit::design::grade(i, timeout))
+            .collect::<Result<Vec<_>, _>>()
+    })?
+    .map_err(fail)?;
+    let dicts = graded
+        .iter()
+        .map(|g| output::to_python(py, g))
+        .collect::<PyResult<Vec<_>>>()?;
+    one_or_list(py, dicts, instances.several)
+}
+
 /// The dominofit version the module was built from.
 #[pyfunction]
 fn version() -> &'static str {
@@ -407,6 +435,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stream::generate, m)?)?;
     m.add_class::<stream::Boards>()?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
+    m.add_function(wrap_pyfunction!(grade, m)?)?;
     m.add_function(wrap_pyfunction!(baseline::rust_seconds_per_call, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add("DEFAULT_SEED", dominofit::action::generate::DEFAULT_SEED)?;

@@ -127,6 +127,20 @@ def test_an_unsat_board_is_unsat_with_its_reason():
     assert "1.5 horizontal pieces" in answer["stats"]["reason"]
 
 
+def test_grade_is_the_cli_grade():
+    observed = MODELS / "observed.jsonl"
+    mine = dominofit.grade(observed)
+    theirs = cli_json_lines("grade", observed, "--format", "json")
+    assert mine == theirs
+    for answer in mine:
+        jsonschema.validate(answer, schema("grade"))
+        assert answer["level"] == "singles" and answer["reasoning_alone"] is True
+    one = dominofit.grade(MODELS / "observed" / "8x8.json")
+    assert one["name"] == "observed-8x8" and one["level_number"] == 1
+    with pytest.raises(dominofit.DominofitError):
+        dominofit.grade(MODELS / "observed" / "8x8.json", timeout=-1)
+
+
 def test_verify_checks_the_raw_rules():
     path = MODELS / "observed" / "8x8.json"
     tiling = json.loads((MODELS / "observed" / "8x8.solution.json").read_text())
