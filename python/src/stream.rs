@@ -72,6 +72,7 @@ pub fn generate(
             ..DesignOptions::default()
         },
         tiling: dominofit::puzzle::generate::Tiling::Flips,
+        level: None,
     };
     Ok(Boards { request, next: 0 })
 }

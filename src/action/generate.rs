@@ -62,7 +62,15 @@ pub struct GenerateRequest {
     pub design: DesignOptions,
     /// How the random tiling of a planted or open board is made.
     pub tiling: Tiling,
+    /// `unique` boards at exactly this level of the deduction ladder (1 to 4 for its
+    /// rungs, 5 for search): each board is the first candidate that `grade` puts there
+    /// (solved at that level and not below, Tatham's rule).
+    pub level: Option<u32>,
 }
+
+/// The candidates of one leveled board come from planted boards `index × STRIDE + k`:
+/// disjoint for every index, the same for the same request.
+const LEVEL_STRIDE: u64 = 1 << 24;
 
 /// Why no board (or not this one) could be made.
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +97,31 @@ pub enum GenerateError {
     /// A ranking pool or node cap of zero.
     #[error("pool and node_cap are at least 1")]
     NoPool,
+    /// A level was asked of boards that are not `unique`, or is not 1 to 5.
+    #[error("a level (1 to 5: singles, colours, pairs, trial, search) is for unique boards")]
+    Level,
+    /// No candidate within the attempts graded at the level asked for.
+    #[error(
+        "no unique {rows}x{cols} board at level {level} in {attempts} candidates \
+         (seed {seed}, board {index}); try another level, size or seed"
+    )]
+    NoneAtLevel {
+        /// The level asked for.
+        level: u32,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// The seed.
+        seed: u64,
+        /// The board's one-based number.
+        index: u64,
+        /// Candidates tried.
+        attempts: u32,
+    },
+    /// Grading a candidate failed.
+    #[error(transparent)]
+    Grade(#[from] design::GradeError),
     /// The board could not be made (bad sizes), or its certifying run failed.
     #[error(transparent)]
     Design(#[from] DesignError),
@@ -101,6 +134,8 @@ pub struct Generated {
     pub instance: Instance,
     /// For `unique` and `unsat` boards: what the exhaustive run proved.
     pub certified: Option<Certified>,
+    /// For boards at a level: the unique candidates graded at another level first.
+    pub rejected: u64,
 }
 
 impl GenerateRequest {
@@ -129,6 +164,11 @@ impl GenerateRequest {
         if self.design.pool == 0 || self.design.node_cap == 0 {
             return Err(GenerateError::NoPool);
         }
+        if let Some(level) = self.level
+            && (self.kind != BoardKind::Unique || !(1..=5).contains(&level))
+        {
+            return Err(GenerateError::Level);
+        }
         Ok(self)
     }
 
@@ -152,6 +192,9 @@ impl GenerateRequest {
     ) -> Result<Generated, GenerateError> {
         let (rows, cols, seed) = (self.rows, self.cols, self.seed);
         let options = &self.design;
+        if let Some(level) = self.level {
+            return self.board_at_level(index, level, watch);
+        }
         let certified = match self.kind {
             BoardKind::Unique => Some(design::unique_watched(
                 rows, cols, seed, index, options, watch,
@@ -173,6 +216,42 @@ impl GenerateRequest {
         Ok(Generated {
             instance,
             certified,
+            rejected: 0,
+        })
+    }
+
+    /// Board `index` at `level`: unique candidates made in turn, each graded, the first
+    /// at exactly `level` kept and named after it.
+    fn board_at_level(
+        &self,
+        index: u64,
+        level: u32,
+        watch: &mut dyn FnMut(design::Step),
+    ) -> Result<Generated, GenerateError> {
+        let (rows, cols, seed) = (self.rows, self.cols, self.seed);
+        let options = &self.design;
+        for k in 0..u64::from(options.attempts) {
+            let candidate = index.saturating_mul(LEVEL_STRIDE).saturating_add(k);
+            let mut certified =
+                design::unique_watched(rows, cols, seed, candidate, options, watch)?;
+            let graded = design::grade(&certified.instance, Some(options.timeout))?;
+            if graded.level_number == Some(level) {
+                let name = graded.level.as_deref().unwrap_or("level");
+                certified.instance.name = format!("{name}-{rows}x{cols}-s{seed}-{}", index + 1);
+                return Ok(Generated {
+                    instance: certified.instance.clone(),
+                    certified: Some(certified),
+                    rejected: k,
+                });
+            }
+        }
+        Err(GenerateError::NoneAtLevel {
+            level,
+            rows,
+            cols,
+            seed,
+            index: index + 1,
+            attempts: options.attempts,
         })
     }
 

@@ -186,6 +186,28 @@ pub(super) struct GradeArgs {
     pub(super) timeout: Option<Duration>,
 }
 
+/// A level of the deduction ladder, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum LevelArg {
+    /// 1: counts and single pieces.
+    Singles,
+    /// 2: counts split by colour.
+    Colours,
+    /// 3: pairings of the open cells.
+    Pairs,
+    /// 4: one piece tried.
+    Trial,
+    /// 5: no rung finishes it.
+    Search,
+}
+
+impl LevelArg {
+    /// Its number, 1 to 5.
+    pub(super) fn number(self) -> u32 {
+        self as u32 + 1
+    }
+}
+
 /// How `grade` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(super) enum GradeFormat {
@@ -447,6 +469,11 @@ pub(super) struct GenerateArgs {
     /// notes below). Seeds give the same boards as before with `flips`.
     #[arg(long, value_enum, default_value = "flips")]
     pub(super) tiling: dominofit::puzzle::generate::Tiling,
+    /// With --unique: boards at exactly this level of the deduction ladder (see `grade
+    /// --help`): candidates are made and graded in turn, and the first at the level is
+    /// kept (solved there and not at any weaker rung). Says how many were rejected.
+    #[arg(long, value_enum, requires = "unique")]
+    pub(super) level: Option<LevelArg>,
     /// Time limit in seconds of each certifying search (--unique, --unsat).
     #[arg(long, value_parser = parse_seconds, default_value = "60")]
     pub(super) timeout: Duration,

@@ -81,6 +81,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             ..DesignOptions::default()
         },
         tiling: args.tiling,
+        level: args.level.map(|l| l.number()),
     }
     .checked()
     .map_err(|e| UsageError(e.to_string()))?;
@@ -114,6 +115,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
     }
     let mut skipped = 0u64;
     let mut written = 0u64;
+    let mut rejected = 0u64;
     // Boards are streamed as they are made, each flushed as soon as it is certified: into
     // a temporary file renamed into place at the end (a reader never sees half a board,
     // and the boards finished before a skipped board or Ctrl-C are kept), or to
@@ -178,6 +180,7 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             writeln!(out, "{}", made.instance.to_json())?;
             out.flush()?;
             written += 1;
+            rejected += made.rejected;
             progress.show(shown + 1, "");
         }
         progress.clear();
@@ -194,6 +197,16 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
     if dominofit::interrupt::requested() {
         say!("interrupted after {written} board{}", plural(written));
         return Err(dominofit::backend::BackendError::Interrupted.into());
+    }
+    if let (Some(level), true) = (args.level, written > 0) {
+        say!(
+            "{written} unique board{} at level {}: {rejected} candidate{} graded at another \
+             level and rejected, {:.1} per board",
+            plural(written),
+            level.number(),
+            plural(rejected),
+            rejected as f64 / written as f64
+        );
     }
     if skipped > 0 {
         say!(
@@ -213,6 +226,7 @@ fn check_failed(error: &action::GenerateError) -> bool {
     matches!(
         error,
         action::GenerateError::Design(DesignError::Undecided { .. } | DesignError::NotFound { .. })
+            | action::GenerateError::NoneAtLevel { .. }
     )
 }
 

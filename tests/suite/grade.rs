@@ -244,3 +244,45 @@ fn grade_on_the_command_line() {
         .stderr(contains("malformed JSON"))
         .stderr(contains("panicked").not());
 }
+
+/// `generate --unique --level L`: every board grades at exactly L (solved there and at no
+/// weaker rung), the same bytes for the same seed, the rejected candidates reported;
+/// --level without --unique is a usage error.
+#[test]
+fn generate_at_a_level_makes_boards_that_grade_there() {
+    use assert_cmd::Command;
+    use predicates::str::contains;
+    for (level, number) in [("singles", 1), ("colours", 2), ("trial", 4)] {
+        let run = || {
+            Command::cargo_bin("dominofit")
+                .unwrap()
+                .args(["generate", "--unique", "--level", level])
+                .args(["--rows", "8", "--cols", "8", "--count", "2", "--seed", "7"])
+                .assert()
+                .success()
+                .stderr(contains(format!("2 unique boards at level {number}")))
+                .stderr(contains("rejected"))
+                .get_output()
+                .stdout
+                .clone()
+        };
+        let out = run();
+        assert_eq!(out, run(), "{level}: reproducible");
+        let text = String::from_utf8(out).unwrap();
+        let boards =
+            dominofit::puzzle::parse::parse_instances(&text, "generated", "generated", true)
+                .unwrap();
+        assert_eq!(boards.len(), 2);
+        for board in &boards {
+            let graded = grade(board, None).unwrap();
+            assert_eq!(graded.status, Status::Unique, "{}", board.name);
+            assert_eq!(graded.level.as_deref(), Some(level), "{}", board.name);
+            assert!(board.name.starts_with(level), "{}", board.name);
+        }
+    }
+    Command::cargo_bin("dominofit")
+        .unwrap()
+        .args(["generate", "--level", "pairs", "--rows", "8", "--cols", "8"])
+        .assert()
+        .code(2);
+}
