@@ -20,6 +20,8 @@ use super::writer::ProofWriter;
 use crate::backend::native::SearchOptions;
 use crate::backend::native::examples::{self, Inference};
 use crate::backend::native::recipe::Kind;
+use crate::certify::bundle::ProofSystem;
+use crate::certify::checker::Checker;
 use crate::model::{Families, Model, compile};
 use crate::puzzle::Instance;
 
@@ -78,40 +80,23 @@ fn proof(instance: &Instance, model: &Model, inference: &Inference, with_recipe:
     String::from_utf8(out.finish(true).unwrap()).unwrap()
 }
 
-/// VeriPB's `s` line on a formula and a proof, or `rejected` and what it said.
-fn veripb(dir: &Path, formula: &str, proof: &str) -> String {
+/// VeriPB's verdict on a formula and a proof, through the checker `check-certificate`
+/// runs: `s VERIFIED UNSATISFIABLE`, or `rejected` and what it said.
+fn veripb(checker: &Checker, dir: &Path, formula: &str, proof: &str) -> String {
     let rules = dir.join("node.opb");
     let log = dir.join("inference.pbp");
     std::fs::write(&rules, formula).unwrap();
     std::fs::write(&log, proof).unwrap();
-    let out = std::process::Command::new(crate::certify::checker::VERIPB)
-        .arg(&rules)
-        .arg(&log)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    match stdout.lines().find(|l| l.starts_with("s ")) {
-        Some(line) if out.status.success() => line.to_string(),
-        _ => format!(
-            "rejected: {}",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .chain(stdout.lines())
-                .take(6)
-                .collect::<Vec<_>>()
-                .join(" | ")
-        ),
+    match checker.run(&rules, &log, None).unwrap() {
+        Ok(()) => "s VERIFIED UNSATISFIABLE".to_string(),
+        Err(said) => format!("rejected: {said}"),
     }
 }
 
-/// Whether veripb is installed (in CI it must be).
-fn veripb_available() -> bool {
-    let found = std::process::Command::new(crate::certify::checker::VERIPB)
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !found {
+/// The VeriPB checker, if installed (in CI it must be).
+fn veripb_checker() -> Option<Checker> {
+    let found = Checker::find(ProofSystem::Veripb, None).ok();
+    if found.is_none() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "veripb is not installed; run scripts/install-solvers.sh"
@@ -131,7 +116,12 @@ fn veripb_available() -> bool {
 /// nothing). A deletion may also be what placing the piece and propagating refutes (a
 /// step of look-ahead), so of deletions only some must need their recipe: at least
 /// one, else the test shows nothing propagation could not. How many needed it.
-fn check_each(instance: &Instance, model: &Model, inferences: &[Inference]) -> usize {
+fn check_each(
+    checker: &Checker,
+    instance: &Instance,
+    model: &Model,
+    inferences: &[Inference],
+) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let mut needed = 0;
     for inference in inferences {
@@ -139,6 +129,7 @@ fn check_each(instance: &Instance, model: &Model, inferences: &[Inference]) -> u
         let kind = inference.recipe.kind;
         assert_eq!(
             veripb(
+                checker,
                 dir.path(),
                 &formula,
                 &proof(instance, model, inference, true)
@@ -148,6 +139,7 @@ fn check_each(instance: &Instance, model: &Model, inferences: &[Inference]) -> u
             instance.name
         );
         let without = veripb(
+            checker,
             dir.path(),
             &formula,
             &proof(instance, model, inference, false),
@@ -183,9 +175,9 @@ fn only(check: &str) -> SearchOptions {
 /// board, proved on its own.
 #[test]
 fn each_propagator_failure_is_proved_on_its_own() {
-    if !veripb_available() {
+    let Some(checker) = veripb_checker() else {
         return;
-    }
+    };
     // The transport check fails rarely: on this satisfiable board, within 20,000 nodes.
     let cases = [
         (
@@ -208,7 +200,7 @@ fn each_propagator_failure_is_proved_on_its_own() {
         let inference = examples::propagator_failure(&model, only(check), 100_000)
             .unwrap_or_else(|| panic!("{check}: no failure met"));
         assert_eq!(inference.recipe.kind, kind);
-        check_each(&instance, &model, &[inference]);
+        check_each(&checker, &instance, &model, &[inference]);
     }
 }
 
@@ -216,9 +208,9 @@ fn each_propagator_failure_is_proved_on_its_own() {
 /// candidates, and of one where a Hall set refutes the root, each proved on its own.
 #[test]
 fn each_hall_set_is_proved_on_its_own() {
-    if !veripb_available() {
+    let Some(checker) = veripb_checker() else {
         return;
-    }
+    };
     for (name, refutes) in [
         ("unsat-16x16-s6604-3", false),
         ("unsat-24x24-s6604-2", true),
@@ -234,19 +226,19 @@ fn each_hall_set_is_proved_on_its_own() {
             assert_eq!(inference.recipe.kind, Kind::HallSet);
             assert_eq!(inference.deletes.is_none(), refutes, "{name}");
         }
-        check_each(&instance, &model, &inferences);
+        check_each(&checker, &instance, &model, &inferences);
     }
 }
 
 /// The LP's Farkas refutation of a root every cheap check passes, proved on its own.
 #[test]
 fn a_farkas_refutation_is_proved_on_its_own() {
-    if !veripb_available() {
+    let Some(checker) = veripb_checker() else {
         return;
-    }
+    };
     let instance = board("unsat-hard.jsonl", "unsat-16x16-s6605-4");
     let model = compile(&instance, Families::ColourSplits);
     let inference = examples::farkas_at_root(&model).expect("the LP refutes the root");
     assert_eq!(inference.recipe.kind, Kind::Farkas { root: false });
-    check_each(&instance, &model, &[inference]);
+    check_each(&checker, &instance, &model, &[inference]);
 }

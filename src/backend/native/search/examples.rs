@@ -5,7 +5,6 @@
 
 use super::checks::Propagators;
 use super::options::SearchOptions;
-use super::propagator::Node;
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::layout::Layout;
@@ -26,11 +25,12 @@ pub struct Inference {
     pub deletes: Option<u32>,
 }
 
-/// A trace that keeps every reason it is given.
+/// A trace that hands every reason it is given to `V` (a list of them, or a count), and
+/// keeps nothing else.
 #[derive(Default)]
-struct Capture(Vec<Recipe>);
+pub(super) struct Capture<V>(pub(super) V);
 
-impl Trace for Capture {
+impl<V: Extend<Recipe>> Trace for Capture<V> {
     type Nogood = ();
 
     fn nogood(&self, _: impl FnOnce() -> Vec<u32>) {}
@@ -53,7 +53,10 @@ impl Trace for Capture {
 }
 
 /// The root of `lay` propagated, or `None` when propagation refutes it.
-fn settled_root<'a>(lay: &'a Layout<'a>, options: SearchOptions) -> Option<Search<'a, Capture>> {
+fn settled_root<'a>(
+    lay: &'a Layout<'a>,
+    options: SearchOptions,
+) -> Option<Search<'a, Capture<Vec<Recipe>>>> {
     let mut search = Search::traced(lay, options, Capture::default());
     for c in 0..lay.cells {
         search.queue.push((c as u32) << 1);
@@ -64,7 +67,7 @@ fn settled_root<'a>(lay: &'a Layout<'a>, options: SearchOptions) -> Option<Searc
     search.settle().then_some(search)
 }
 
-impl Search<'_, Capture> {
+impl Search<'_, Capture<Vec<Recipe>>> {
     /// The current node's values with `recipe`, made there.
     fn inference(&self, recipe: Recipe, deletes: Option<u32>) -> Inference {
         let values = NodeValues::new(&self.active, &self.trail);
@@ -110,14 +113,7 @@ impl Search<'_, Capture> {
             *nodes -= 1;
             let mark = self.trail.len();
             if self.commit(p).is_ok() && self.settle() {
-                let node = Node {
-                    lay: self.lay,
-                    active: &self.active,
-                    covered: &self.covered,
-                    left: &self.left,
-                    quota: &self.quota,
-                    trail: &self.trail,
-                };
+                let node = node!(self);
                 let verdict = propagators.check(&node, Some(mark), false, &mut self.trace);
                 if verdict.is_err() {
                     let recipe = self.trace.0.pop().expect("a failure gives its reason");

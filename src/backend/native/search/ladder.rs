@@ -17,7 +17,6 @@
 //!    stall checks (line capacity, colour balance); a contradiction rules it out.
 
 use super::options::SearchOptions;
-use super::propagator::Node;
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::ladder::{Climb, Rung, StepCount};
@@ -99,14 +98,7 @@ impl<'a> Rules<'a> {
     /// Whether the stall checks (line capacity, colour balance) pass the node.
     fn checks_pass(&mut self, since: usize) -> bool {
         let search = &mut self.search;
-        let node = Node {
-            lay: search.lay,
-            active: &search.active,
-            covered: &search.covered,
-            left: &search.left,
-            quota: &search.quota,
-            trail: &search.trail,
-        };
+        let node = node!(search);
         search
             .propagators
             .check(&node, Some(since), false, &mut search.trace)

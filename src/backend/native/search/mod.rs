@@ -29,6 +29,21 @@
 //! (the depth-first search that drives them) and [`ladder`] (the same rules one rung at
 //! a time, without branching, for grading puzzles).
 
+/// The node as the propagators read it (`propagator::Node`), borrowed field by field
+/// from a search so that a propagator and the trace can be borrowed beside it.
+macro_rules! node {
+    ($search:expr) => {
+        super::propagator::Node {
+            lay: $search.lay,
+            active: &$search.active,
+            covered: &$search.covered,
+            left: &$search.left,
+            quota: &$search.quota,
+            trail: &$search.trail,
+        }
+    };
+}
+
 mod cache;
 mod capacity;
 mod checks;
@@ -54,11 +69,12 @@ pub(in crate::backend::native) use state::Search;
 #[cfg(test)]
 mod tests {
     use super::checks::Propagators;
+    use super::examples::Capture;
     use super::order::luby;
     use super::propagator::{Dead, Node, Propagator};
     use super::{Search, SearchOptions};
     use crate::backend::native::layout::Layout;
-    use crate::backend::native::proof::{Trace, Unlogged};
+    use crate::backend::native::proof::Unlogged;
     use crate::backend::native::recipe::{Axiom, Kind, NodeValues, Recipe};
     use crate::model::{Families, compile};
 
@@ -155,17 +171,6 @@ mod tests {
         }
     }
 
-    fn node<'s, T: Trace>(search: &'s Search<'s, T>) -> Node<'s> {
-        Node {
-            lay: search.lay,
-            active: &search.active,
-            covered: &search.covered,
-            left: &search.left,
-            quota: &search.quota,
-            trail: &search.trail,
-        }
-    }
-
     /// The trivial propagator and every registered one pass the settled root of each
     /// observed board, incrementally and from scratch; with a cell's candidates taken
     /// away by hand, the new one fails both ways.
@@ -191,7 +196,7 @@ mod tests {
             assert!(search.settle(), "{}: the root settles", instance.name);
             let mut fresh = EveryCellCoverable::default();
             let mut registered = Propagators::new(&options);
-            let root = node(&search);
+            let root = node!(search);
             assert!(fresh.checked(&root, None, &mut Unlogged).is_ok());
             assert!(fresh.holds_from_scratch(&root));
             assert!(
@@ -210,7 +215,7 @@ mod tests {
                     search.trail.push(p << 1);
                 }
             }
-            let broken = node(&search);
+            let broken = node!(search);
             assert!(fresh.checked(&broken, Some(mark), &mut Unlogged).is_err());
             assert!(!fresh.holds_from_scratch(&broken));
             assert_eq!(fresh.calls, 2, "checked calls check once");
@@ -221,27 +226,12 @@ mod tests {
         assert!(broken_boards > 0, "some root leaves a cell open");
     }
 
-    /// A trace that builds every reason, as a logged proof does, and counts them by
-    /// kind: colour, Hall set, capacity, transport, Farkas.
-    struct Reasons<'c>(&'c mut [u64; 5]);
+    /// Reasons counted by kind: colour, Hall set, capacity, transport, Farkas.
+    struct Kinds<'c>(&'c mut [u64; 5]);
 
-    impl Trace for Reasons<'_> {
-        type Nogood = ();
-
-        fn nogood(&self, _: impl FnOnce() -> Vec<u32>) {}
-
-        fn reaches(_: &(), _: &[u32]) -> bool {
-            true
-        }
-
-        fn words(_: &()) -> usize {
-            0
-        }
-
-        fn dead_end(&mut self, _: impl FnOnce() -> Vec<u32>) {}
-
-        fn justify<R: IntoIterator<Item = Recipe>>(&mut self, reasons: impl FnOnce() -> R) {
-            for recipe in reasons() {
+    impl Extend<Recipe> for Kinds<'_> {
+        fn extend<I: IntoIterator<Item = Recipe>>(&mut self, reasons: I) {
+            for recipe in reasons {
                 let kind = match recipe.kind {
                     Kind::Colour => 0,
                     Kind::HallSet => 1,
@@ -252,8 +242,6 @@ mod tests {
                 self.0[kind] += 1;
             }
         }
-
-        fn root_settled(&mut self) {}
     }
 
     /// The checks with their reasons built, as under a proof, on planted 16×16 to 32×32
@@ -331,7 +319,7 @@ mod tests {
                 }
             };
             let budget = crate::backend::Budget::default();
-            Search::traced(&layout, options, Reasons(counts)).run(2, &budget, &mut sink);
+            Search::traced(&layout, options, Capture(Kinds(counts))).run(2, &budget, &mut sink);
             found
         }
         for instance in &boards {

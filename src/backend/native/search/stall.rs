@@ -3,28 +3,12 @@
 //! LP in the tests' every-stall mode; and the matching filter on its schedule.
 
 use super::cache::FailureCache;
-use super::propagator::Node;
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::matching::{Filtered, Graph};
 use crate::backend::native::proof::Trace;
 #[cfg(debug_assertions)]
 use crate::backend::native::recipe::NodeValues;
-
-/// The node as the propagators read it, borrowed field by field so that a propagator
-/// and the trace can be borrowed beside it.
-macro_rules! node {
-    ($search:expr) => {
-        Node {
-            lay: $search.lay,
-            active: &$search.active,
-            covered: &$search.covered,
-            left: &$search.left,
-            quota: &$search.quota,
-            trail: &$search.trail,
-        }
-    };
-}
 
 /// What the matching filter did at a node.
 pub(super) enum Filter {
