@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::backend::native::ladder::{Climb, Rung};
 use crate::backend::native::{self, Native};
-use crate::backend::{BackendError, Status};
+use crate::backend::{BackendError, Budget, Status};
 use crate::driver::{self, Request};
 use crate::model::{self, Families};
 use crate::puzzle::Instance;
@@ -108,7 +108,9 @@ pub enum GradeError {
 }
 
 /// Grades `instance`: its uniqueness by the native search within `timeout`, then the
-/// ladder climbed one rung higher at a time until a climb settles it.
+/// ladder climbed one rung higher at a time until a climb settles it, within the same
+/// time limit again. A climb stopped by it (or by Ctrl-C) leaves the board `unknown`,
+/// with no level.
 ///
 /// # Errors
 /// The search failed, or (a bug) the ladder placed a tiling that breaks the rules.
@@ -118,7 +120,11 @@ pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, Gr
         timeout,
         families: None,
     };
-    let status = driver::run(instance, &Native::default(), &request)?.status;
+    let mut status = driver::run(instance, &Native::default(), &request)?.status;
+    let budget = Budget {
+        deadline: timeout.map(|t| std::time::Instant::now() + t),
+        ..Budget::default()
+    };
     let plain = model::compile(instance, Families::AllQuotas);
     let coloured = model::compile(instance, Families::ColourSplits);
     let mut settled = None;
@@ -131,8 +137,13 @@ pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, Gr
                 ..Climb::default()
             }
         } else {
-            native::climb(&plain, &coloured, top)
+            native::climb(&plain, &coloured, top, &budget)
         };
+        if climb.stopped {
+            status = Status::Unknown;
+            last = climb;
+            break;
+        }
         if climb.solved {
             let tiling = plain.decode(&climb.placed);
             if let Err(why) = verify(instance, &tiling) {

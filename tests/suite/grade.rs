@@ -9,7 +9,7 @@ use crate::common::{Case, extended_cases, paper_cases};
 use dominofit::backend::native::climb;
 use dominofit::backend::native::ladder::{Climb, Rung};
 use dominofit::backend::sat::Sat;
-use dominofit::backend::{Backend, Status};
+use dominofit::backend::{Backend, Budget, Status};
 use dominofit::design::grade;
 use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
@@ -97,7 +97,7 @@ fn climb_all(instance: &Instance, tilings: &[Solution]) -> (bool, bool, usize) {
     let sets: Vec<HashSet<u32>> = tilings.iter().map(|t| ids(&plain, t)).collect();
     let mut previous: Option<Climb> = None;
     for top in Rung::ALL {
-        let now = climb(&plain, &coloured, top);
+        let now = climb(&plain, &coloured, top, &Budget::default());
         sound(&format!("{name} up to {}", top.name()), &now, &sets);
         if let Some(weaker) = &previous {
             monotone(&format!("{name} up to {}", top.name()), weaker, &now);
@@ -235,6 +235,25 @@ fn grade_on_the_command_line() {
         .success()
         .stdout(contains("(level 1, singles)"))
         .stdout(contains("\u{1b}").not());
+    // A board undecided within the time limit: unknown, exit 3 (the climb is bounded
+    // by the same limit). The default search leaves this board undecided after a
+    // minute (BENCHMARKS, issue 37).
+    let paper = concat!(env!("CARGO_MANIFEST_DIR"), "/models/paper.jsonl");
+    let hard = std::fs::read_to_string(paper)
+        .unwrap()
+        .lines()
+        .find(|l| l.contains("paper-192x192-s6608-1"))
+        .unwrap()
+        .to_string();
+    Command::cargo_bin("dominofit")
+        .unwrap()
+        .args(["grade", "-", "--timeout", "0.5"])
+        .write_stdin(hard)
+        .assert()
+        .code(3)
+        .stdout(contains(
+            "unknown (no level), undecided within the time limit",
+        ));
     Command::cargo_bin("dominofit")
         .unwrap()
         .args(["grade", "-"])

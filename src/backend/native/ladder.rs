@@ -73,6 +73,8 @@ pub struct Climb {
     pub placed: Vec<u32>,
     /// The pieces ruled out when the climb ended.
     pub ruled_out: Vec<u32>,
+    /// The budget (a time limit, Ctrl-C) stopped the climb before it ended.
+    pub stopped: bool,
 }
 
 impl Climb {

@@ -45,9 +45,9 @@ pub fn search_with_proof(
 
 /// Climbs the deduction ladder up to `top` on a board compiled twice: `plain` without
 /// the colour splits (`Families::AllQuotas`) and `coloured` with them
-/// (`Families::ColourSplits`).
-pub fn climb(plain: &Model, coloured: &Model, top: ladder::Rung) -> ladder::Climb {
-    search::climb(plain, coloured, top)
+/// (`Families::ColourSplits`), within `budget`.
+pub fn climb(plain: &Model, coloured: &Model, top: ladder::Rung, budget: &Budget) -> ladder::Climb {
+    search::climb(plain, coloured, top, budget)
 }
 
 /// The native search backend.

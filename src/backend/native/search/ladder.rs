@@ -108,20 +108,38 @@ impl<'a> Rules<'a> {
 
 /// The two models the rungs read: without the colour splits (`plain`) and with
 /// (`coloured`); their placements are the same, in the same order.
-pub(in crate::backend::native) fn climb(plain: &Model, coloured: &Model, top: Rung) -> Climb {
+/// `budget` is looked at before each rung and between trials; a climb it stops is
+/// marked `stopped`, with what it had decided so far.
+pub(in crate::backend::native) fn climb(
+    plain: &Model,
+    coloured: &Model,
+    top: Rung,
+    budget: &Budget,
+) -> Climb {
     let plain_lay = Layout::new(plain, false);
     let coloured_lay = Layout::new(coloured, false);
     let mut known: Known = vec![None; plain.placements.len()];
     let mut climb = Climb::default();
     'climb: loop {
         for rung in Rung::ALL.into_iter().filter(|&r| r <= top) {
+            if budget.expired() {
+                climb.stopped = true;
+                break 'climb;
+            }
             let before = known.clone();
             let next = match rung {
                 Rung::Singles => Rules::settled(&plain_lay, &known).map(|r| r.known()),
                 Rung::Colours => Rules::settled(&coloured_lay, &known).map(|r| r.known()),
                 Rung::Pairs => Rules::settled(&coloured_lay, &known)
                     .and_then(|mut r| r.pairs().then(|| r.known())),
-                Rung::Trial => trial(&coloured_lay, &known),
+                Rung::Trial => match trial(&coloured_lay, &known, budget) {
+                    Trial::Stopped => {
+                        climb.stopped = true;
+                        break 'climb;
+                    }
+                    Trial::Contradiction => None,
+                    Trial::Done(next) => Some(next),
+                },
             };
             let Some(next) = next else {
                 climb.contradiction = Some(rung);
@@ -149,19 +167,34 @@ pub(in crate::backend::native) fn climb(plain: &Model, coloured: &Model, top: Ru
     climb
 }
 
+/// What a round of trials found.
+enum Trial {
+    /// What is known after it.
+    Done(Known),
+    /// The known state itself contradicts.
+    Contradiction,
+    /// The budget ran out.
+    Stopped,
+}
+
 /// Rung 4: each open piece placed in turn, followed by rungs 1 to 3 and the stall
 /// checks; those that lead to a contradiction are ruled out (all at once: each
-/// conclusion holds on its own). `None` when the known state itself contradicts.
-fn trial(lay: &Layout, known: &Known) -> Option<Known> {
-    let mut rules = Rules::settled(lay, known)?;
+/// conclusion holds on its own).
+fn trial(lay: &Layout, known: &Known, budget: &Budget) -> Trial {
+    let Some(mut rules) = Rules::settled(lay, known) else {
+        return Trial::Contradiction;
+    };
     if !rules.pairs() {
-        return None;
+        return Trial::Contradiction;
     }
     let mut next = rules.known();
     let open: Vec<u32> = (0..next.len() as u32)
         .filter(|&p| next[p as usize].is_none())
         .collect();
     for p in open {
+        if budget.expired() {
+            return Trial::Stopped;
+        }
         let mark = rules.search.trail.len();
         let placed = rules.search.commit(p).is_ok() && rules.search.settle();
         let survives =
@@ -172,7 +205,7 @@ fn trial(lay: &Layout, known: &Known) -> Option<Known> {
         }
         rules.search.undo_to(mark);
     }
-    Some(next)
+    Trial::Done(next)
 }
 
 impl Climb {
