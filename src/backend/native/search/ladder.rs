@@ -83,14 +83,16 @@ impl<'a> Rules<'a> {
         known
     }
 
-    /// Régin's filter to its fixed point; `false` on a contradiction.
-    fn pairs(&mut self) -> bool {
+    /// Régin's filter to its fixed point: `Some(false)` on a contradiction, `None` when
+    /// `budget` stopped it (never a contradiction: nothing was shown).
+    fn pairs(&mut self, budget: &Budget) -> Option<bool> {
         use super::stall::Filter;
         loop {
-            match self.search.apply_matching(&Budget::default()) {
-                Filter::Dead | Filter::Stopped => return false,
+            match self.search.apply_matching(budget) {
+                Filter::Stopped => return None,
+                Filter::Dead => return Some(false),
                 Filter::Changed => {}
-                Filter::Unchanged => return true,
+                Filter::Unchanged => return Some(true),
             }
         }
     }
@@ -127,24 +129,29 @@ pub(in crate::backend::native) fn climb(
                 break 'climb;
             }
             let before = known.clone();
-            let next = match rung {
-                Rung::Singles => Rules::settled(&plain_lay, &known).map(|r| r.known()),
-                Rung::Colours => Rules::settled(&coloured_lay, &known).map(|r| r.known()),
-                Rung::Pairs => Rules::settled(&coloured_lay, &known)
-                    .and_then(|mut r| r.pairs().then(|| r.known())),
-                Rung::Trial => match trial(&coloured_lay, &known, budget) {
-                    Trial::Stopped => {
-                        climb.stopped = true;
-                        break 'climb;
-                    }
-                    Trial::Contradiction => None,
-                    Trial::Done(next) => Some(next),
+            let round = match rung {
+                Rung::Singles => Round::settled(Rules::settled(&plain_lay, &known)),
+                Rung::Colours => Round::settled(Rules::settled(&coloured_lay, &known)),
+                Rung::Pairs => match Rules::settled(&coloured_lay, &known) {
+                    None => Round::Contradiction,
+                    Some(mut rules) => match rules.pairs(budget) {
+                        None => Round::Stopped,
+                        Some(false) => Round::Contradiction,
+                        Some(true) => Round::Done(rules.known()),
+                    },
                 },
+                Rung::Trial => trial(&coloured_lay, &known, budget),
             };
-            let Some(next) = next else {
-                climb.contradiction = Some(rung);
-                climb.count(rung, &before, &before);
-                break 'climb;
+            let next = match round {
+                Round::Done(next) => next,
+                Round::Stopped => {
+                    climb.stopped = true;
+                    break 'climb;
+                }
+                Round::Contradiction => {
+                    climb.contradiction = Some(rung);
+                    break 'climb;
+                }
             };
             let progress = climb.count(rung, &before, &next);
             known = next;
@@ -167,25 +174,34 @@ pub(in crate::backend::native) fn climb(
     climb
 }
 
-/// What a round of trials found.
-enum Trial {
+/// What one application of a rung found.
+enum Round {
     /// What is known after it.
     Done(Known),
-    /// The known state itself contradicts.
+    /// The board has no tiling with what is known.
     Contradiction,
-    /// The budget ran out.
+    /// The budget ran out (Ctrl-C, the time limit): nothing is shown either way.
     Stopped,
+}
+
+impl Round {
+    /// A propagated search's knowledge, or the contradiction propagation found.
+    fn settled(rules: Option<Rules>) -> Round {
+        rules.map_or(Round::Contradiction, |r| Round::Done(r.known()))
+    }
 }
 
 /// Rung 4: each open piece placed in turn, followed by rungs 1 to 3 and the stall
 /// checks; those that lead to a contradiction are ruled out (all at once: each
 /// conclusion holds on its own).
-fn trial(lay: &Layout, known: &Known, budget: &Budget) -> Trial {
+fn trial(lay: &Layout, known: &Known, budget: &Budget) -> Round {
     let Some(mut rules) = Rules::settled(lay, known) else {
-        return Trial::Contradiction;
+        return Round::Contradiction;
     };
-    if !rules.pairs() {
-        return Trial::Contradiction;
+    match rules.pairs(budget) {
+        None => return Round::Stopped,
+        Some(false) => return Round::Contradiction,
+        Some(true) => {}
     }
     let mut next = rules.known();
     let open: Vec<u32> = (0..next.len() as u32)
@@ -193,19 +209,24 @@ fn trial(lay: &Layout, known: &Known, budget: &Budget) -> Trial {
         .collect();
     for p in open {
         if budget.expired() {
-            return Trial::Stopped;
+            return Round::Stopped;
         }
         let mark = rules.search.trail.len();
         let placed = rules.search.commit(p).is_ok() && rules.search.settle();
-        let survives =
-            placed && rules.checks_pass(mark) && rules.pairs() && rules.checks_pass(mark);
+        let survives = placed
+            && rules.checks_pass(mark)
+            && match rules.pairs(budget) {
+                None => return Round::Stopped,
+                Some(alive) => alive,
+            }
+            && rules.checks_pass(mark);
         if !survives {
             rules.search.queue.clear();
             next[p as usize] = Some(false);
         }
         rules.search.undo_to(mark);
     }
-    Trial::Done(next)
+    Round::Done(next)
 }
 
 impl Climb {
