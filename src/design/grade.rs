@@ -107,9 +107,8 @@ pub enum GradeError {
     },
 }
 
-/// Grades `instance`: its uniqueness by the native search within `timeout`, then the
-/// ladder climbed one rung higher at a time until a climb settles it, within the same
-/// time limit again. A climb stopped by it (or by Ctrl-C) leaves the board `unknown`,
+/// Grades `instance`: its uniqueness by the native search within `timeout`, then one
+/// climb of the ladder, within the same time limit again. A climb stopped by it (or by Ctrl-C) leaves the board `unknown`,
 /// with no level.
 ///
 /// # Errors
@@ -127,56 +126,50 @@ pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, Gr
     };
     let plain = model::compile(instance, Families::AllQuotas);
     let coloured = model::compile(instance, Families::ColourSplits);
-    let mut settled = None;
-    let mut last = Climb::default();
-    for top in Rung::ALL {
-        let climb = if plain.infeasible.is_some() {
-            // Clue inversion refutes the board: the counts alone.
-            Climb {
-                contradiction: Some(Rung::Singles),
-                ..Climb::default()
-            }
-        } else {
-            native::climb(&plain, &coloured, top, &budget)
-        };
-        if climb.stopped {
-            status = Status::Unknown;
-            last = climb;
-            break;
+    // One climb to the top rung is enough: it always applies the weakest rung that
+    // decides anything, so a rung above the hardest one it used is never tried, and the
+    // climb to that hardest rung alone takes exactly the same steps; a climb to any
+    // weaker rung stalls where it first needed that one. The level is the hardest rung
+    // used.
+    let last = if plain.infeasible.is_some() {
+        // Clue inversion refutes the board: the counts alone.
+        Climb {
+            contradiction: Some(Rung::Singles),
+            ..Climb::default()
         }
-        if climb.solved {
-            let tiling = plain.decode(&climb.placed);
-            if let Err(why) = verify(instance, &tiling) {
-                return Err(GradeError::WrongTiling {
-                    name: instance.name.clone(),
-                    why: why.to_string(),
-                });
-            }
-        }
-        let contradicted = climb.contradiction.is_some();
-        let disagrees = (climb.solved && matches!(status, Status::Unsat | Status::Multiple))
-            || (contradicted && matches!(status, Status::Unique | Status::Multiple | Status::Sat));
-        if disagrees {
-            return Err(GradeError::Disagrees {
+    } else {
+        native::climb(&plain, &coloured, Rung::Trial, &budget)
+    };
+    if last.stopped {
+        status = Status::Unknown;
+    }
+    if last.solved {
+        let tiling = plain.decode(&last.placed);
+        if let Err(why) = verify(instance, &tiling) {
+            return Err(GradeError::WrongTiling {
                 name: instance.name.clone(),
-                status,
-                solved: climb.solved,
+                why: why.to_string(),
             });
         }
-        let done = climb.solved || contradicted;
-        last = climb;
-        if done {
-            settled = Some(top);
-            break;
-        }
     }
+    let contradicted = last.contradiction.is_some();
+    let disagrees = (last.solved && matches!(status, Status::Unsat | Status::Multiple))
+        || (contradicted && matches!(status, Status::Unique | Status::Multiple | Status::Sat));
+    if disagrees {
+        return Err(GradeError::Disagrees {
+            name: instance.name.clone(),
+            status,
+            solved: last.solved,
+        });
+    }
+    let settled = !last.stopped && (last.solved || contradicted);
     let decided = matches!(status, Status::Unique | Status::Unsat);
     let (level, level_number) = match (decided, settled) {
-        (true, Some(_)) => {
+        (true, true) => {
             let rung = last.hardest().unwrap_or(Rung::Singles);
             (Some(rung.name().to_string()), Some(rung.level()))
         }
-        (true, None) => (Some("search".to_string()), Some(Rung::ALL.len() as u32 + 1)),
+        (true, false) => (Some("search".to_string()), Some(Rung::ALL.len() as u32 + 1)),
         (false, _) => (None, None),
     };
     let mut steps = RungSteps::default();
@@ -187,10 +180,10 @@ pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, Gr
     }
     let mut score: u64 = last.steps.iter().map(|s| s.rung.weight()).sum::<u64>()
         + last.contradiction.map_or(0, Rung::weight);
-    if decided && settled.is_none() {
+    if decided && !settled {
         score += SEARCH_PENALTY;
     }
-    let open_pieces = if settled.is_some() {
+    let open_pieces = if settled {
         0
     } else {
         open_after(&plain, &last)
@@ -200,7 +193,7 @@ pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, Gr
         status,
         level,
         level_number,
-        reasoning_alone: decided && settled.is_some(),
+        reasoning_alone: decided && settled,
         steps,
         placed,
         score,
