@@ -15,6 +15,8 @@
 //!   in [`terminal`].
 //! * [`markdown`]: a table cell or list item of `summary.md`.
 //! * [`file_stem`]: a file name made from a board's name (`emit -o DIR`).
+//! * [`json_in_script`]: JSON embedded in a page's `<script>` (the race page, the
+//!   walkthrough page).
 
 use std::fmt::Write as _;
 
@@ -24,6 +26,12 @@ pub const MAX_NAME_CHARS: usize = 64;
 /// The characters kept as they are in comments and file names.
 fn portable(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
+}
+
+/// JSON that cannot end the `<script>` holding it: every `<` (only ever inside a
+/// string) written as `\u003c`, which JSON reads back as the same character.
+pub fn json_in_script(json: &str) -> String {
+    json.replace('<', "\\u003c")
 }
 
 /// A name for a comment line: ASCII letters, digits, `-`, `_` and `.` are kept, every

@@ -6,6 +6,7 @@ mod args;
 mod certify;
 mod emit;
 mod errors;
+mod explain;
 mod files;
 mod grade;
 mod output;
@@ -37,6 +38,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Race(args) => race::race(args),
         Command::Show(args) => show::show(args),
         Command::Grade(args) => grade::grade_files(args),
+        Command::Hint(args) => explain::hint(args),
+        Command::Explain(args) => explain::explain(args),
         Command::Backends(args) => show::backends(&args),
         Command::Schema(args) => schema::schema(&args),
         Command::Completions(args) => {

@@ -85,6 +85,11 @@ pub(super) const CONTRACTS: &[Contract] = &[
         schema: || output::<dominofit::design::Grade>(),
     },
     Contract {
+        name: "walkthrough",
+        describes: "`explain --format json` and `hint --format json`",
+        schema: || output::<dominofit::design::Walkthrough>(),
+    },
+    Contract {
         name: "certificate",
         describes: "a certificate bundle's certificate.json",
         schema: || output::<Manifest>(),

@@ -21,25 +21,7 @@ use dominofit::puzzle::{Instance, draw::draw};
 
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
-    let instance = match (&args.instance, instances.as_slice()) {
-        (None, [one]) => one,
-        (None, many) => {
-            return Err(UsageError(format!(
-                "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
-                args.file,
-                many.len(),
-                terminal(&many[0].name)
-            ))
-            .into());
-        }
-        (Some(name), all) => all.iter().find(|i| &i.name == name).with_context(|| {
-            format!(
-                "{} holds no board named `{}`",
-                terminal(&args.file),
-                terminal(name)
-            )
-        })?,
-    };
+    let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
     let solution = if let Some(file) = &args.solution {
         let solutions = read_solutions(file)?;
         let [solution] = <[_; 1]>::try_from(solutions).map_err(|s: Vec<_>| {
@@ -82,6 +64,31 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
         )?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The board of `instances` (read from `file`) named `name`, or the only one.
+pub(super) fn one_board<'a>(
+    file: &str,
+    instances: &'a [Instance],
+    name: Option<&str>,
+) -> Result<&'a Instance> {
+    match (name, instances) {
+        (None, [one]) => Ok(one),
+        (None, many) => Err(UsageError(format!(
+            "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
+            terminal(file),
+            many.len(),
+            many.first().map_or(String::new(), |i| terminal(&i.name))
+        ))
+        .into()),
+        (Some(name), all) => all.iter().find(|i| i.name == name).with_context(|| {
+            format!(
+                "{} holds no board named `{}`",
+                terminal(file),
+                terminal(name)
+            )
+        }),
+    }
 }
 
 /// One line of `backends --format json`.

@@ -35,9 +35,11 @@ use crate::model::Families;
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
 
+pub mod explain;
 mod grade;
 mod unsat;
 
+pub use explain::{ExplainError, Walkthrough, explain, hint};
 pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
 pub use unsat::{unsat, unsat_watched};
 

@@ -14,9 +14,28 @@ const MARGIN: usize = 36;
 const INSET: f64 = 3.5;
 const DOT: f64 = 4.5;
 
+/// What a step of a walkthrough adds to a picture: the cells its reason rests on
+/// (shaded), the pieces it places (drawn in colour) and those it rules out (crossed
+/// outlines). Zero-based, like [`Solution`].
+#[derive(Debug, Clone, Default)]
+pub struct Marks {
+    /// Cells shaded.
+    pub cells: Vec<(usize, usize)>,
+    /// Pieces the step places.
+    pub placed: Solution,
+    /// Pieces the step rules out.
+    pub ruled_out: Solution,
+}
+
 /// Draws `instance`, and `solution` over it when given. The caller checks the solution
 /// first (pieces off the board are skipped, not drawn).
 pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
+    marked_svg(instance, solution, &Marks::default())
+}
+
+/// [`board_svg`] with a step's `marks` over it; `solution` may be partial (a player's
+/// moves).
+pub fn marked_svg(instance: &Instance, solution: Option<&Solution>, marks: &Marks) -> String {
     let (m, n) = (instance.rows, instance.cols);
     let (width, height) = (MARGIN + n * CELL + 8, MARGIN + m * CELL + 8);
     let x = |c: usize| (MARGIN + c * CELL) as f64;
@@ -48,6 +67,14 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
             y(r)
         );
     }
+    for &(r, c) in &marks.cells {
+        let _ = writeln!(
+            svg,
+            r##"<rect x="{}" y="{}" width="{cell}" height="{cell}" fill="#f6d98b" class="reason"/>"##,
+            x(c),
+            y(r)
+        );
+    }
     let grid_lines = (0..=m)
         .map(|r| (x(0), y(r), x(n), y(r)))
         .chain((0..=n).map(|c| (x(c), y(0), x(c), y(m))));
@@ -73,7 +100,23 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
             y(r) + cell / 2.0 + 6.0
         );
     }
-    for piece in solution.into_iter().flat_map(Solution::pieces) {
+    for piece in marks.ruled_out.pieces() {
+        let (r2, c2) = piece.other_cell();
+        if r2 >= m || c2 >= n {
+            continue;
+        }
+        let (x1, y1) = (x(piece.col) + cell / 2.0, y(piece.row) + cell / 2.0);
+        let (x2, y2) = (x(c2) + cell / 2.0, y(r2) + cell / 2.0);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#b3261e" stroke-width="3" stroke-dasharray="6 4" class="ruled-out"/>"##
+        );
+    }
+    let given = solution
+        .into_iter()
+        .flat_map(Solution::pieces)
+        .map(|p| (p, false));
+    for (piece, new) in given.chain(marks.placed.pieces().map(|p| (p, true))) {
         let (r2, c2) = piece.other_cell();
         if r2 >= m || c2 >= n {
             continue;
@@ -84,11 +127,12 @@ pub fn board_svg(instance: &Instance, solution: Option<&Solution>) -> String {
         };
         let _ = writeln!(
             svg,
-            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="6" fill="#fffdf8" stroke="#2b2b2b" stroke-width="1.5"/>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="6" fill="{}" stroke="#2b2b2b" stroke-width="1.5"/>"##,
             x(piece.col) + INSET,
             y(piece.row) + INSET,
             w - 2.0 * INSET,
-            h - 2.0 * INSET
+            h - 2.0 * INSET,
+            if new { "#bfe3c6" } else { "#fffdf8" }
         );
         // The seam between the two halves.
         let (sx1, sy1, sx2, sy2) = match piece.orientation {

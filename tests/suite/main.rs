@@ -11,6 +11,7 @@ mod design;
 mod dp;
 mod encodings;
 mod exhaustive;
+mod explain;
 mod external_backends;
 mod external_dimacs;
 mod external_lp;

@@ -290,6 +290,32 @@ fn the_other_outputs_meet_their_schemas() {
         assert!(lines.iter().any(|v| v["level"].is_string()), "{board}");
     }
 
+    // Walkthroughs and hints: solved, stuck, refuted, from a player's moves.
+    let trial = root("models/levels.jsonl");
+    for args in [
+        vec!["explain", &trial, "--instance", "trial-8x8-s5-1"],
+        vec!["explain", &trial, "--instance", "pairs-8x8-s5-1"],
+        vec!["hint", &trial, "--instance", "trial-8x8-s5-1"],
+        vec!["explain", "models/observed/8x8.json"],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with("models/") {
+                    root(a)
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        let out = stdout_of(dominofit().args(&args).args(["--format", "json"]), false);
+        let walk = validated("walkthrough", std::str::from_utf8(&out).unwrap());
+        assert!(
+            walk["steps"].as_array().is_some_and(|s| !s.is_empty()),
+            "{args:?}"
+        );
+    }
+
     // A certificate bundle, with the built-in prover so that no program is needed.
     let dir = tempfile::tempdir().unwrap();
     stdout_of(

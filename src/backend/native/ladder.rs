@@ -87,3 +87,16 @@ impl Climb {
             .max()
     }
 }
+
+/// What the trial rung concludes from a state of knowledge, for a walkthrough that
+/// takes its steps one at a time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trial {
+    /// The open pieces a trial rules out, in placement order (none when trial is stuck
+    /// too).
+    Refuted(Vec<u32>),
+    /// The rungs below already find the state has no tiling.
+    Contradiction,
+    /// The budget (a time limit, Ctrl-C) stopped it: nothing is shown either way.
+    Stopped,
+}

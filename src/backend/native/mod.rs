@@ -50,6 +50,12 @@ pub fn climb(plain: &Model, coloured: &Model, top: ladder::Rung, budget: &Budget
     search::climb(plain, coloured, top, budget)
 }
 
+/// The open pieces the ladder's trial rung rules out from `known` (over `coloured`'s
+/// placements: `Some(true)` placed, `Some(false)` ruled out), within `budget`.
+pub fn trial_refutes(coloured: &Model, known: &[Option<bool>], budget: &Budget) -> ladder::Trial {
+    search::trial_refutes(coloured, known, budget)
+}
+
 /// The native search backend.
 #[derive(Debug, Clone, Default)]
 pub struct Native {

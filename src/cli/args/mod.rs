@@ -9,9 +9,11 @@ use dominofit::encode::Encoding;
 
 use dominofit::model::Families;
 
+mod explain;
 mod grade;
 mod seconds;
 
+pub(super) use explain::{ExplainArgs, HINT_HELP, HintArgs, StepFormat, WalkFormat};
 pub(super) use grade::{GRADE_HELP, GradeArgs, GradeFormat, LevelArg};
 use seconds::parse_seconds;
 
@@ -51,6 +53,14 @@ pub(super) enum Command {
     /// deduction ladder that solves it without search, the steps of each rung, a score.
     #[command(after_help = GRADE_HELP)]
     Grade(GradeArgs),
+    /// The next deduction from the start or from the pieces placed so far: its rule, the
+    /// pieces it places or rules out, the reason in words and the cells it rests on.
+    #[command(after_help = HINT_HELP)]
+    Hint(HintArgs),
+    /// Walk through a board deduction by deduction (the ladder's rules, weakest first),
+    /// as text, JSON or a page to step through in a browser.
+    #[command(after_help = HINT_HELP)]
+    Explain(ExplainArgs),
     /// Check certificate bundles written by `solve --certify`: the board, the tilings
     /// (raw-rules verifier), the rules (rebuilt and compared byte for byte) and the proof
     /// (an external checker: VeriPB for cutting-planes proofs, rate or drat-trim for

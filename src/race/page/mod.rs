@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::escape::xml;
+use crate::escape::{json_in_script, xml};
 use crate::puzzle::{Instance, InstanceJson, Solution};
 
 use super::{RunRow, Summary, row_to_json};
@@ -125,14 +125,8 @@ pub fn race_page(
         title = xml(&title),
         cactus = info.plots[0],
         size = info.plots[1],
-        data = script_safe(&data),
+        data = json_in_script(&data),
     ))
-}
-
-/// JSON that cannot end the `<script>` holding it: every `<` (only ever inside a
-/// string) written as `\u003c`, which JSON reads back as the same character.
-fn script_safe(json: &str) -> String {
-    json.replace('<', "\\u003c")
 }
 
 #[cfg(test)]
@@ -142,7 +136,7 @@ mod tests {
     #[test]
     fn no_text_can_end_the_data_script() {
         let json = serde_json::to_string("</script><script>alert(1)</script>").unwrap();
-        let safe = script_safe(&json);
+        let safe = json_in_script(&json);
         assert!(!safe.contains("</"), "{safe}");
         let back: String = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, "</script><script>alert(1)</script>");

@@ -19,7 +19,7 @@
 use super::options::SearchOptions;
 use super::state::Search;
 use crate::backend::Budget;
-use crate::backend::native::ladder::{Climb, Rung, StepCount};
+use crate::backend::native::ladder::{Climb, Rung, StepCount, Trial};
 use crate::backend::native::layout::Layout;
 use crate::model::Model;
 
@@ -172,6 +172,28 @@ pub(in crate::backend::native) fn climb(
         .filter(|&p| known[p as usize] == Some(false))
         .collect();
     climb
+}
+
+/// The pieces the trial rung rules out from `known` (a placement's `Some(true)`,
+/// `Some(false)` or open `None`, over `coloured`'s placements), found as the climb's
+/// trial finds them: so a walkthrough that takes one of them at a time agrees with the
+/// climb.
+pub(in crate::backend::native) fn trial_refutes(
+    coloured: &Model,
+    known: &[Option<bool>],
+    budget: &Budget,
+) -> Trial {
+    let lay = Layout::new(coloured, false);
+    let known: Known = known.to_vec();
+    match trial(&lay, &known, budget) {
+        Round::Stopped => Trial::Stopped,
+        Round::Contradiction => Trial::Contradiction,
+        Round::Done(next) => Trial::Refuted(
+            (0..known.len() as u32)
+                .filter(|&p| known[p as usize].is_none() && next[p as usize] == Some(false))
+                .collect(),
+        ),
+    }
 }
 
 /// What one application of a rung found.

@@ -1,0 +1,83 @@
+//! The arguments of `hint` and `explain`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::seconds::parse_seconds;
+
+pub(in crate::cli) const HINT_HELP: &str = "\
+A step is one deduction of the weakest rung of the ladder that has one (see `dominofit grade \
+--help`): its rung and rule, the pieces it places or rules out, the reason in words and the \
+cells the reason rests on. Rules: last_piece (a cell with one piece left), count_reached, \
+count_needs_all (a count the clues fix), pairing (cells with only as many neighbours), trial \
+(a piece that leads to a contradiction); no_piece, count_broken, no_pairing and clues show \
+that the position has no tiling (a wrong move before it, or a board without one).
+
+Exit status: 0; 3 when the time limit or Ctrl-C stopped it; 1 bad input, 2 usage error.";
+
+#[derive(Debug, Args)]
+pub(in crate::cli) struct HintArgs {
+    /// Instance file (or a workload, with --instance to pick one board).
+    pub(in crate::cli) file: String,
+    /// The pieces placed so far, as a solution file (`{"vertical": [...], "horizontal":
+    /// [...]}`, any subset of a tiling); without it, the hint from the start.
+    pub(in crate::cli) partial: Option<String>,
+    /// The board of a workload, by name.
+    #[arg(long)]
+    pub(in crate::cli) instance: Option<String>,
+    /// text: the step in words; json: one object (see `dominofit schema walkthrough`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub(in crate::cli) format: StepFormat,
+    /// Also draw the board with the pieces so far and the step (cells of the reason
+    /// shaded, pieces placed in green, pieces ruled out crossed) as an SVG picture.
+    #[arg(long, value_name = "OUT")]
+    pub(in crate::cli) svg: Option<PathBuf>,
+    /// Time limit in seconds; Ctrl-C stops it too (exit 3).
+    #[arg(long, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+}
+
+#[derive(Debug, Args)]
+pub(in crate::cli) struct ExplainArgs {
+    /// Instance file (or a workload, with --instance to pick one board).
+    pub(in crate::cli) file: String,
+    /// The pieces placed so far, as a solution file; without it, from the start.
+    pub(in crate::cli) partial: Option<String>,
+    /// The board of a workload, by name.
+    #[arg(long)]
+    pub(in crate::cli) instance: Option<String>,
+    /// text: numbered steps in words; json: one object (see `dominofit schema
+    /// walkthrough`); html: one self-contained page that steps through the board in a
+    /// browser.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(in crate::cli) format: WalkFormat,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub(in crate::cli) output: Option<PathBuf>,
+    /// Time limit in seconds; Ctrl-C stops it too. What was found by then is written,
+    /// ending `stopped` (exit 3).
+    #[arg(long, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+}
+
+/// How `hint` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(in crate::cli) enum StepFormat {
+    /// The step in words.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// How `explain` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(in crate::cli) enum WalkFormat {
+    /// Numbered steps in words.
+    Text,
+    /// One JSON object.
+    Json,
+    /// A self-contained page.
+    Html,
+}

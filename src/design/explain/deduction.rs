@@ -1,0 +1,109 @@
+//! A deduction: what one step of a walkthrough decides, why, and on which cells; as
+//! the rules find it (placement ids) and as it is written out (pieces).
+
+use serde::Serialize;
+
+use super::board::{Board, Clash};
+use crate::backend::native::ladder::Rung;
+use crate::puzzle::{CellJson, Solution};
+
+/// The rule a step used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// The clues cannot be met at all (clue inversion: totals, parities, capacities).
+    Clues,
+    /// A cell with one piece left takes it.
+    LastPiece,
+    /// A cell with no piece left: no tiling.
+    NoPiece,
+    /// A count the clues fix is reached: the rest of its pieces are out.
+    CountReached,
+    /// A count needs every piece it has left: they are placed.
+    CountNeedsAll,
+    /// A count can no longer be met: no tiling.
+    CountBroken,
+    /// Some cells can be paired only with as many neighbours: the pieces joining those
+    /// neighbours to other cells are out.
+    Pairing,
+    /// Some cells can be paired only with fewer neighbours: no tiling.
+    NoPairing,
+    /// A piece placed for argument's sake leads to a contradiction: it is out.
+    Trial,
+}
+
+/// One deduction of a walkthrough.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Step {
+    /// The rung of the ladder the rule belongs to: `singles`, `colours`, `pairs`,
+    /// `trial`.
+    pub rung: String,
+    /// The rule.
+    pub rule: Rule,
+    /// The pieces the step places (the pieces they overlap are out with them).
+    pub placed: Solution,
+    /// The pieces the step rules out.
+    pub ruled_out: Solution,
+    /// The step shows that what is known has no tiling.
+    pub contradiction: bool,
+    /// Why, in words.
+    pub reason: String,
+    /// The cells the reason rests on, one-based, in row-major order.
+    #[schemars(schema_with = "crate::puzzle::one_based_cells")]
+    pub cells: Vec<CellJson>,
+}
+
+/// A step before it is written out: placement ids.
+#[derive(Debug, Clone)]
+pub(super) struct Deduction {
+    pub rung: Rung,
+    pub rule: Rule,
+    pub place: Vec<u32>,
+    pub rule_out: Vec<u32>,
+    pub contradiction: bool,
+    pub reason: String,
+    pub cells: Vec<CellJson>,
+}
+
+impl Deduction {
+    /// A step showing there is no tiling.
+    pub fn contradiction(
+        rung: Rung,
+        rule: Rule,
+        reason: String,
+        cells: Vec<CellJson>,
+    ) -> Deduction {
+        Deduction {
+            rung,
+            rule,
+            place: Vec::new(),
+            rule_out: Vec::new(),
+            contradiction: true,
+            reason,
+            cells,
+        }
+    }
+
+    /// What the step decides, applied to `board`.
+    pub fn apply(&self, board: &mut Board) -> Result<(), Clash> {
+        for &p in &self.place {
+            board.place(p)?;
+        }
+        for &p in &self.rule_out {
+            board.rule_out(p)?;
+        }
+        Ok(())
+    }
+
+    pub fn written(self, board: &Board) -> Step {
+        Step {
+            rung: self.rung.name().to_string(),
+            rule: self.rule,
+            placed: board.model.decode(&self.place),
+            ruled_out: board.model.decode(&self.rule_out),
+            contradiction: self.contradiction,
+            reason: self.reason,
+            cells: self.cells,
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Walkthroughs and hints: the deduction ladder one deduction at a time, each with its
+//! rule, the reason in words and the cells it rests on, the way a player would follow
+//! it.
+//!
+//! `grade` climbs the ladder a round at a time (a rung run to its fixed point); a
+//! walkthrough takes one deduction of the weakest rung that has one and goes back to
+//! the bottom after it. The rules are the rungs' own: the counting rules are unit
+//! propagation over the same constraints (`counts.rs`), the pairing rule finds exactly
+//! the pieces Régin's filter removes (`pairing.rs`), and the trial rule takes the
+//! pieces the ladder's trial refutes (`trial.rs`). Every rule only ever adds knowledge
+//! and never loses a conclusion when more is known, so any order of taking them
+//! reaches the same end as the climb: a board a walkthrough solves is one `grade`
+//! solves, at the same level.
+
+use serde::Serialize;
+
+use crate::backend::Budget;
+use crate::backend::native::ladder::{Rung, Trial};
+use crate::backend::native::trial_refutes;
+use crate::model::{self, Families};
+use crate::puzzle::{Instance, Solution};
+
+mod below;
+mod board;
+mod counts;
+mod deduction;
+mod page;
+mod pairing;
+mod trial;
+
+use below::below_trial;
+use board::{Board, Clash, piece_words};
+use deduction::Deduction;
+pub use deduction::{Rule, Step};
+pub use page::page;
+
+/// How a walkthrough ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Every cell is covered: the board has exactly the tiling placed.
+    Solved,
+    /// A step showed that what is known has no tiling.
+    NoTiling,
+    /// No rule of the ladder decides anything more: the board needs search (or has
+    /// several tilings).
+    Stuck,
+    /// The number of steps asked for was taken (a hint takes one).
+    Paused,
+    /// The time limit or Ctrl-C stopped it.
+    Stopped,
+}
+
+/// A walkthrough from a board's start (or from pieces a player placed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Walkthrough {
+    /// The board's name.
+    pub name: String,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The pieces it started from (a player's moves; empty from the start).
+    pub given: Solution,
+    /// The deductions, in order.
+    pub steps: Vec<Step>,
+    /// The pieces placed at the end, given ones included (the tiling when solved).
+    pub placed: Solution,
+    /// Pieces neither placed nor ruled out at the end.
+    pub open_pieces: u32,
+    /// The hardest rung a step used (the board's level when it ends solved or with no
+    /// tiling from the start); `null` with no step.
+    pub hardest: Option<String>,
+}
+
+/// Why no walkthrough could be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExplainError {
+    /// A given piece does not lie on two open cells of the board.
+    #[error("{piece} does not lie on two open cells of `{name}`")]
+    NotAPiece {
+        /// The board.
+        name: String,
+        /// The piece, in words.
+        piece: String,
+    },
+    /// Two given pieces share a cell.
+    #[error("{piece} overlaps another piece given for `{name}`")]
+    Overlap {
+        /// The board.
+        name: String,
+        /// The piece, in words.
+        piece: String,
+    },
+    /// The ladder's trial and the rules below it disagree about a state (a bug):
+    /// reported, never explained.
+    #[error(
+        "the trial rung found no tiling where the rules below it found none missing, on `{name}`"
+    )]
+    Disagrees {
+        /// The board.
+        name: String,
+    },
+}
+
+/// The walkthrough of `instance` from the pieces `given` (a player's moves), taking at
+/// most `max_steps` deductions, within `budget`.
+///
+/// # Errors
+/// A given piece is not on two open cells or overlaps another; or (a bug) the ladder's
+/// trial and the rules below it disagree.
+pub fn explain(
+    instance: &Instance,
+    given: &Solution,
+    max_steps: usize,
+    budget: &Budget,
+) -> Result<Walkthrough, ExplainError> {
+    let model = model::compile(instance, Families::ColourSplits);
+    let mut board = Board::new(&model);
+    for piece in given.pieces() {
+        let words = || piece_words(&piece);
+        let p = model
+            .placements
+            .binary_search(&piece)
+            .map_err(|_| ExplainError::NotAPiece {
+                name: instance.name.clone(),
+                piece: words(),
+            })?;
+        board
+            .place(p as u32)
+            .map_err(|Clash| ExplainError::Overlap {
+                name: instance.name.clone(),
+                piece: words(),
+            })?;
+    }
+    let mut steps: Vec<Step> = Vec::new();
+    let mut hardest: Option<Rung> = None;
+    let all_covered = |b: &Board| (0..b.model.covers.len() as u32).all(|k| b.covered(k));
+    let outcome = if let Some(why) = &model.infeasible {
+        hardest = Some(Rung::Singles);
+        steps.push(
+            Deduction::contradiction(Rung::Singles, Rule::Clues, format!("{why}."), Vec::new())
+                .written(&board),
+        );
+        Outcome::NoTiling
+    } else {
+        loop {
+            if budget.expired() {
+                break Outcome::Stopped;
+            }
+            if steps.len() >= max_steps && !all_covered(&board) {
+                break Outcome::Paused;
+            }
+            let found = match below_trial(&board) {
+                Some(d) => Some(d),
+                None if all_covered(&board) => None,
+                None => match trial_refutes(&model, &board.known, budget) {
+                    Trial::Stopped => break Outcome::Stopped,
+                    Trial::Contradiction => {
+                        return Err(ExplainError::Disagrees {
+                            name: instance.name.clone(),
+                        });
+                    }
+                    Trial::Refuted(out) => out.first().map(|&p| trial::refute(&board, p)),
+                },
+            };
+            let Some(deduction) = found else {
+                break if all_covered(&board) {
+                    Outcome::Solved
+                } else {
+                    Outcome::Stuck
+                };
+            };
+            if steps.len() >= max_steps {
+                break Outcome::Paused;
+            }
+            hardest = hardest.max(Some(deduction.rung));
+            let clash = deduction.apply(&mut board).is_err();
+            let contradiction = deduction.contradiction;
+            steps.push(deduction.written(&board));
+            if contradiction || clash {
+                break Outcome::NoTiling;
+            }
+        }
+    };
+    Ok(Walkthrough {
+        name: instance.name.clone(),
+        outcome,
+        given: given.clone(),
+        steps,
+        placed: board.placed(),
+        open_pieces: board.with(None).len() as u32,
+        hardest: hardest.map(|r| r.name().to_string()),
+    })
+}
+
+/// The next step from `given` (a player's moves): a walkthrough of at most one step.
+///
+/// # Errors
+/// As [`explain`].
+pub fn hint(
+    instance: &Instance,
+    given: &Solution,
+    budget: &Budget,
+) -> Result<Walkthrough, ExplainError> {
+    explain(instance, given, 1, budget)
+}

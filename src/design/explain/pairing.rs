@@ -1,0 +1,178 @@
+//! The pairing rule (`pairs`), from scratch: every open cell must be paired with a
+//! neighbour by a piece, and each piece joins a cell of even `row + column` to one of
+//! odd. A maximum matching of the open cells along the open pieces shows the rule's
+//! two conclusions, each with a set of cells a player can count:
+//!
+//! * no perfect matching: the cells reached by alternating paths from a cell left
+//!   unpaired have one neighbour fewer than themselves (Hall's condition fails), so
+//!   they cannot all be covered;
+//! * a piece in no perfect matching: the cells of one colour reached from its odd
+//!   cell's partner have exactly as many neighbours as themselves, its odd cell among
+//!   them and its even cell not; every one of those neighbours is needed by the set,
+//!   so no piece joins one of them to a cell outside it.
+//!
+//! A piece lies in no perfect matching exactly when this second argument rules it out
+//! (Régin's filter finds the same pieces through strongly connected components), so
+//! the rule decides what the ladder's `pairs` rung decides.
+
+use super::board::Board;
+use super::counts::listed;
+use super::deduction::{Deduction, Rule};
+use crate::backend::native::ladder::Rung;
+
+const NONE: u32 = u32::MAX;
+
+/// The open cells and a maximum matching of them.
+struct Pairing {
+    /// For each cover index: its partner's cover index, or `NONE`.
+    partner: Vec<u32>,
+    /// For each cover index: whether the cell is open (not covered).
+    open: Vec<bool>,
+}
+
+impl Pairing {
+    fn new(board: &Board) -> Pairing {
+        let n = board.model.covers.len();
+        let open: Vec<bool> = (0..n as u32).map(|k| !board.covered(k)).collect();
+        let mut pairing = Pairing {
+            partner: vec![NONE; n],
+            open,
+        };
+        for k in 0..n as u32 {
+            if pairing.open[k as usize] && even(board, k) {
+                let mut seen = vec![false; n];
+                pairing.augment(board, k, &mut seen);
+            }
+        }
+        pairing
+    }
+
+    /// Kuhn's augmenting path from the unpaired even cell `x`.
+    fn augment(&mut self, board: &Board, x: u32, seen: &mut [bool]) -> bool {
+        for p in board.open_at(x).collect::<Vec<_>>() {
+            let y = other(board, p, x);
+            if seen[y as usize] {
+                continue;
+            }
+            seen[y as usize] = true;
+            let w = self.partner[y as usize];
+            if w == NONE || self.augment(board, w, seen) {
+                self.partner[y as usize] = x;
+                self.partner[x as usize] = y;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells of `start`'s colour reached along alternating paths (out along an open
+    /// piece, back along the neighbour's pairing), and all their neighbours.
+    fn reach(&self, board: &Board, start: u32) -> (Vec<u32>, Vec<u32>) {
+        let mut seen = vec![false; self.partner.len()];
+        let mut set = vec![start];
+        let mut neighbours = Vec::new();
+        seen[start as usize] = true;
+        let mut head = 0;
+        while head < set.len() {
+            let x = set[head];
+            head += 1;
+            for p in board.open_at(x) {
+                let y = other(board, p, x);
+                if !seen[y as usize] {
+                    seen[y as usize] = true;
+                    neighbours.push(y);
+                }
+                let w = self.partner[y as usize];
+                if w != NONE && !seen[w as usize] {
+                    seen[w as usize] = true;
+                    set.push(w);
+                }
+            }
+        }
+        set.sort_unstable();
+        neighbours.sort_unstable();
+        (set, neighbours)
+    }
+}
+
+/// Whether cover `k`'s cell has even `row + column`.
+fn even(board: &Board, k: u32) -> bool {
+    let cell = board.cell(k);
+    (cell.0[0] + cell.0[1]).is_multiple_of(2)
+}
+
+/// The cell of `p` that is not `k`.
+fn other(board: &Board, p: u32, k: u32) -> u32 {
+    let [a, b] = board.cells(p);
+    if a == k { b } else { a }
+}
+
+/// The first conclusion of the pairing rule: the board's open cells cannot all be
+/// paired, or the pieces a tight set of cells rules out.
+pub(super) fn pairs(board: &Board) -> Option<Deduction> {
+    let pairing = Pairing::new(board);
+    let n = pairing.partner.len() as u32;
+    if let Some(lone) =
+        (0..n).find(|&k| pairing.open[k as usize] && pairing.partner[k as usize] == NONE)
+    {
+        let (set, neighbours) = pairing.reach(board, lone);
+        let (set_words, mut cells) = listed(board, &set);
+        let (_, near) = listed(board, &neighbours);
+        cells.extend(near);
+        return Some(Deduction::contradiction(
+            Rung::Pairs,
+            Rule::NoPairing,
+            format!(
+                "The {} cells {set_words} can only be paired with {} neighbouring cells, \
+                 fewer than themselves: they cannot all be covered.",
+                set.len(),
+                neighbours.len()
+            ),
+            cells,
+        ));
+    }
+    for p in board.with(None) {
+        let [a, b] = board.cells(p);
+        let (x, y) = if even(board, a) { (a, b) } else { (b, a) };
+        if pairing.partner[x as usize] == y {
+            continue;
+        }
+        let w = pairing.partner[y as usize];
+        let (set, neighbours) = pairing.reach(board, w);
+        if set.binary_search(&x).is_ok() {
+            continue;
+        }
+        let rule_out: Vec<u32> = board
+            .with(None)
+            .into_iter()
+            .filter(|&q| {
+                let [c, d] = board.cells(q);
+                let joins = |u: u32, v: u32| {
+                    neighbours.binary_search(&u).is_ok() && set.binary_search(&v).is_err()
+                };
+                joins(c, d) || joins(d, c)
+            })
+            .collect();
+        let (set_words, mut cells) = listed(board, &set);
+        let (near_words, near) = listed(board, &neighbours);
+        cells.extend(near);
+        cells.sort_unstable_by_key(|c| c.0);
+        return Some(Deduction {
+            rung: Rung::Pairs,
+            rule: Rule::Pairing,
+            place: Vec::new(),
+            contradiction: false,
+            reason: format!(
+                "The {} cells {set_words} can only be paired with the {} cells {near_words}, \
+                 so each of those is needed by them: the {} pieces joining one of those to \
+                 another cell are out.",
+                set.len(),
+                neighbours.len(),
+                rule_out.len()
+            ),
+            rule_out,
+            cells,
+        });
+    }
+    None
+}

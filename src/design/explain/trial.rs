@@ -1,0 +1,73 @@
+//! The trial rule (`trial`): a piece placed for argument's sake that leads, by the
+//! rules below, to a contradiction is out. Which pieces it rules out is the ladder's
+//! own answer (`native::trial_refutes`), so a walkthrough agrees with `grade`; the
+//! reason a player reads is found here, by following the rules below from the piece
+//! to the contradiction they meet.
+
+use super::below::below_trial;
+use super::board::Board;
+use super::deduction::{Deduction, Rule};
+use crate::backend::native::ladder::Rung;
+
+/// The deduction ruling out `p`, which the ladder's trial refuted from `board`.
+pub(super) fn refute(board: &Board, p: u32) -> Deduction {
+    let mut supposed = board.clone();
+    let mut forced = 0usize;
+    let mut cells: Vec<_> = board.piece_cells(p).to_vec();
+    let then = if supposed.place(p).is_err() {
+        "it overlaps a piece already placed".to_string()
+    } else {
+        loop {
+            match below_trial(&supposed) {
+                Some(d) if d.contradiction => {
+                    cells.extend(d.cells.iter().copied());
+                    break format!(
+                        "{}{}",
+                        match forced {
+                            0 => String::new(),
+                            1 => "after 1 forced step, ".to_string(),
+                            n => format!("after {n} forced steps, "),
+                        },
+                        lower_first(&d.reason)
+                    );
+                }
+                Some(d) => {
+                    if d.apply(&mut supposed).is_err() {
+                        break "two forced pieces would overlap".to_string();
+                    }
+                    forced += 1;
+                }
+                None => {
+                    break "the pieces left could not fill some line's room, keep the \
+                           colours of a region balanced, or carry the counts across the \
+                           cuts"
+                        .to_string();
+                }
+            }
+        }
+    };
+    cells.sort_unstable_by_key(|c| c.0);
+    cells.dedup();
+    Deduction {
+        rung: Rung::Trial,
+        rule: Rule::Trial,
+        place: Vec::new(),
+        rule_out: vec![p],
+        contradiction: false,
+        reason: format!(
+            "Suppose {} were placed: {}. So it is out.",
+            board.piece(p),
+            then.trim_end_matches('.'),
+        ),
+        cells,
+    }
+}
+
+/// `s` with its first letter in lower case (a sentence continued after a colon).
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
