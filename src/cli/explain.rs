@@ -12,9 +12,10 @@ use dominofit::backend::Budget;
 use dominofit::design::explain::{Outcome, Step, page};
 use dominofit::design::{Walkthrough, explain as walk, hint as next_step};
 use dominofit::escape::terminal;
-use dominofit::puzzle::Solution;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::svg::{Marks, marked_svg};
+use dominofit::puzzle::{Instance, Solution};
+use std::path::Path;
 
 /// The pieces of a partial solution file, or none.
 fn given(partial: Option<&str>) -> Result<Solution> {
@@ -53,11 +54,7 @@ pub(super) fn hint(args: HintArgs) -> Result<ExitCode> {
     let given = given(args.partial.as_deref())?;
     let walk = next_step(instance, &given, &budget(args.timeout))?;
     if let Some(path) = &args.svg {
-        let marks = walk.steps.first().map(marks).unwrap_or_default();
-        files::write_atomically(
-            path,
-            marked_svg(instance, Some(&walk.given), &marks).as_bytes(),
-        )?;
+        write_svg(instance, &walk, path)?;
     }
     let mut stdout = std::io::stdout().lock();
     match args.format {
@@ -65,6 +62,28 @@ pub(super) fn hint(args: HintArgs) -> Result<ExitCode> {
         StepFormat::Text => write!(stdout, "{}", hint_text(&walk))?,
     }
     Ok(exit(&walk))
+}
+
+/// `show --hint --svg OUT`: the next step from the pieces in `partial`, drawn.
+pub(super) fn draw_hint(
+    instance: &Instance,
+    partial: Option<&str>,
+    svg: Option<&Path>,
+) -> Result<ExitCode> {
+    let walk = next_step(instance, &given(partial)?, &Budget::default())?;
+    if let Some(path) = svg {
+        write_svg(instance, &walk, path)?;
+    }
+    Ok(exit(&walk))
+}
+
+/// The board with the walkthrough's given pieces and its first step drawn.
+fn write_svg(instance: &Instance, walk: &Walkthrough, path: &Path) -> Result<()> {
+    let marks = walk.steps.first().map(marks).unwrap_or_default();
+    files::write_atomically(
+        path,
+        marked_svg(instance, Some(&walk.given), &marks).as_bytes(),
+    )
 }
 
 pub(super) fn explain(args: ExplainArgs) -> Result<ExitCode> {

@@ -14,6 +14,7 @@ mod progress;
 mod race;
 pub(crate) mod say;
 mod schema;
+mod shared;
 mod show;
 mod solve;
 
@@ -40,6 +41,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Grade(args) => grade::grade_files(args),
         Command::Hint(args) => explain::hint(args),
         Command::Explain(args) => explain::explain(args),
+        Command::Shared(args) => shared::shared_files(args),
         Command::Backends(args) => show::backends(&args),
         Command::Schema(args) => schema::schema(&args),
         Command::Completions(args) => {

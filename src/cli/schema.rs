@@ -90,6 +90,11 @@ pub(super) const CONTRACTS: &[Contract] = &[
         schema: || output::<dominofit::design::Walkthrough>(),
     },
     Contract {
+        name: "shared",
+        describes: "a line of `shared --format json`",
+        schema: || output::<dominofit::design::Shared>(),
+    },
+    Contract {
         name: "certificate",
         describes: "a certificate bundle's certificate.json",
         schema: || output::<Manifest>(),

@@ -22,6 +22,9 @@ use dominofit::puzzle::{Instance, draw::draw};
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
     let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
+    if args.hint {
+        return super::explain::draw_hint(instance, args.solution.as_deref(), args.svg.as_deref());
+    }
     let solution = if let Some(file) = &args.solution {
         let solutions = read_solutions(file)?;
         let [solution] = <[_; 1]>::try_from(solutions).map_err(|s: Vec<_>| {

@@ -37,10 +37,12 @@ use crate::puzzle::{Instance, Piece, Solution};
 
 pub mod explain;
 mod grade;
+mod shared;
 mod unsat;
 
 pub use explain::{ExplainError, Walkthrough, explain, hint};
 pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
+pub use shared::{Change, Shared, SharedError, shared};
 pub use unsat::{unsat, unsat_watched};
 
 /// Why no board could be made.

@@ -338,6 +338,19 @@ fn hint_and_explain_on_the_command_line() {
         "the given pieces and the step's are drawn"
     );
 
+    // `show --hint` draws the same picture.
+    let shown = dir.path().join("show.svg");
+    run(&[
+        "show",
+        &board,
+        partial.to_str().unwrap(),
+        "--hint",
+        "--svg",
+        shown.to_str().unwrap(),
+    ])
+    .success();
+    assert_eq!(std::fs::read_to_string(&shown).unwrap(), picture);
+
     // From the whole tiling: nothing left to do.
     run(&["hint", &board, &solution])
         .success()

@@ -29,6 +29,7 @@ mod quick_reader;
 mod race;
 mod sat_exhaustive;
 mod schemas;
+mod shared;
 mod small;
 mod snapshots;
 mod veripb;

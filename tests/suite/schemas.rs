@@ -316,6 +316,14 @@ fn the_other_outputs_meet_their_schemas() {
         );
     }
 
+    // What the tilings share, with a change that makes a board unique.
+    let out = stdout_of(
+        dominofit().args(["shared", &root("models/game.jsonl"), "--format", "json"]),
+        false,
+    );
+    let lines = validated_lines("shared", &out);
+    assert!(lines.iter().any(|v| v["change"]["board"]["rows"].is_u64()));
+
     // A certificate bundle, with the built-in prover so that no program is needed.
     let dir = tempfile::tempdir().unwrap();
     stdout_of(

@@ -81,3 +81,24 @@ pub(in crate::cli) enum WalkFormat {
     /// A self-contained page.
     Html,
 }
+
+#[derive(Debug, Args)]
+pub(in crate::cli) struct SharedArgs {
+    /// Instance (.json), workload (.jsonl) or - for standard input.
+    pub(in crate::cli) file: String,
+    /// text: each board in words, with the changed board as JSON; json: one object per
+    /// board and line (see `dominofit schema shared`).
+    #[arg(long, value_enum, default_value = "text")]
+    pub(in crate::cli) format: StepFormat,
+    /// Enumerate at most this many tilings; beyond it the shared pieces are those of the
+    /// tilings found (`complete: false`).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub(in crate::cli) max_tilings: u64,
+    /// Pieces tried as a hole that would make the board unique.
+    #[arg(long, default_value_t = 64)]
+    pub(in crate::cli) tries: usize,
+    /// Time limit in seconds of the enumeration, and again of the search for a change;
+    /// Ctrl-C stops both. A board left undecided is `unknown` (exit 3).
+    #[arg(long, value_parser = parse_seconds)]
+    pub(in crate::cli) timeout: Option<Duration>,
+}

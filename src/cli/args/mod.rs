@@ -13,7 +13,7 @@ mod explain;
 mod grade;
 mod seconds;
 
-pub(super) use explain::{ExplainArgs, HINT_HELP, HintArgs, StepFormat, WalkFormat};
+pub(super) use explain::{ExplainArgs, HINT_HELP, HintArgs, SharedArgs, StepFormat, WalkFormat};
 pub(super) use grade::{GRADE_HELP, GradeArgs, GradeFormat, LevelArg};
 use seconds::parse_seconds;
 
@@ -61,6 +61,10 @@ pub(super) enum Command {
     /// as text, JSON or a page to step through in a browser.
     #[command(after_help = HINT_HELP)]
     Explain(ExplainArgs),
+    /// What all the tilings of each board share: the pieces every tiling has, the cells
+    /// where they differ, and a hole (a piece's two cells blocked, its dots taken off
+    /// the clues) that makes the board unique.
+    Shared(SharedArgs),
     /// Check certificate bundles written by `solve --certify`: the board, the tilings
     /// (raw-rules verifier), the rules (rebuilt and compared byte for byte) and the proof
     /// (an external checker: VeriPB for cutting-planes proofs, rate or drat-trim for
@@ -183,6 +187,11 @@ pub(super) struct ShowArgs {
     /// Write an SVG picture to this file instead of drawing text on standard output.
     #[arg(long, value_name = "OUT")]
     pub(super) svg: Option<PathBuf>,
+    /// Draw the next deduction (as `dominofit hint` finds it) over the board: the cells
+    /// of its reason shaded, the pieces it places in green, those it rules out crossed.
+    /// SOLUTION is then the pieces placed so far and may be partial.
+    #[arg(long, requires = "svg", conflicts_with = "solve")]
+    pub(super) hint: bool,
 }
 
 #[derive(Debug, Args)]

@@ -123,7 +123,7 @@ impl<'m> Board<'m> {
 }
 
 /// A piece in words, one-based.
-pub(super) fn piece_words(piece: &Piece) -> String {
+pub fn piece_words(piece: &Piece) -> String {
     let (r, c) = (piece.row + 1, piece.col + 1);
     match piece.orientation {
         Orientation::Vertical => format!("the vertical piece on ({r},{c})–({},{c})", r + 1),

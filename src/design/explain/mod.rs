@@ -29,7 +29,8 @@ mod pairing;
 mod trial;
 
 use below::below_trial;
-use board::{Board, Clash, piece_words};
+pub use board::piece_words;
+use board::{Board, Clash};
 use deduction::Deduction;
 pub use deduction::{Rule, Step};
 pub use page::page;

@@ -1,0 +1,147 @@
+//! `shared` against varisat's enumeration of the raw clue sums (no clue inversion, no
+//! quotas, none of the native engine's rules): the tilings counted, the pieces they all
+//! have, the cells where they differ; and each change it proposes leaves a board with
+//! exactly one tiling by the same oracle, made by blocking the two cells of one piece.
+
+use std::collections::HashSet;
+
+use dominofit::backend::sat::Sat;
+use dominofit::backend::{Backend, Status};
+use dominofit::design::shared;
+use dominofit::driver::{self, Request};
+use dominofit::encode::Encoding;
+use dominofit::model::Families;
+use dominofit::puzzle::{Instance, Solution};
+
+fn every_tiling(instance: &Instance) -> Vec<Solution> {
+    let request = Request {
+        limit: 0,
+        timeout: None,
+        families: Some(Families::RawSums),
+    };
+    let sat = Sat::varisat(Encoding::Totalizer);
+    let report = driver::run(instance, &sat as &dyn Backend, &request).unwrap();
+    assert!(report.complete, "{}", instance.name);
+    report.solutions
+}
+
+#[test]
+fn shared_pieces_differing_cells_and_changes_hold_on_the_game_boards() {
+    let path = format!("{}/models/game.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let instances = dominofit::puzzle::parse::read_instances(&path).unwrap();
+    let mut changed = 0;
+    for instance in &instances {
+        let name = &instance.name;
+        let tilings = every_tiling(instance);
+        let found = shared(instance, 1000, 64, None).unwrap();
+        assert!(found.complete, "{name}");
+        assert_eq!(found.tilings as usize, tilings.len(), "{name}");
+        let expected_status = match tilings.len() {
+            0 => Status::Unsat,
+            1 => Status::Unique,
+            _ => Status::Multiple,
+        };
+        assert_eq!(found.status, expected_status, "{name}");
+        let Some((first, rest)) = tilings.split_first() else {
+            assert!(found.differ.is_empty() && found.change.is_none(), "{name}");
+            continue;
+        };
+        let common = Solution::from_pieces(
+            first
+                .pieces()
+                .filter(|p| rest.iter().all(|t| t.contains(p))),
+        );
+        assert_eq!(found.common, common, "{name}");
+        let covered: HashSet<(usize, usize)> = common
+            .pieces()
+            .flat_map(|p| [(p.row, p.col), p.other_cell()])
+            .collect();
+        let differ: Vec<[usize; 2]> = (0..instance.rows)
+            .flat_map(|r| (0..instance.cols).map(move |c| (r, c)))
+            .filter(|&(r, c)| instance.is_open(r, c) && !covered.contains(&(r, c)))
+            .map(|(r, c)| [r + 1, c + 1])
+            .collect();
+        assert_eq!(
+            found.differ.iter().map(|c| c.0).collect::<Vec<_>>(),
+            differ,
+            "{name}"
+        );
+        if tilings.len() == 1 {
+            assert!(differ.is_empty() && found.change.is_none(), "{name}");
+            continue;
+        }
+        let Some(change) = &found.change else {
+            continue;
+        };
+        changed += 1;
+        // Exactly one tiling now, by the oracle.
+        assert_eq!(
+            every_tiling(&change.board).len(),
+            1,
+            "{name}: the change is not unique"
+        );
+        // Two more blocked cells, the two cells of a piece of some tiling, and every
+        // other cell as it was.
+        let newly: Vec<(usize, usize)> = (0..instance.rows * instance.cols)
+            .filter(|&k| change.board.blocked[k] && !instance.blocked[k])
+            .map(|k| (k / instance.cols, k % instance.cols))
+            .collect();
+        assert_eq!(newly.len(), 2, "{name}");
+        assert!(
+            (0..instance.rows * instance.cols)
+                .all(|k| !instance.blocked[k] || change.board.blocked[k])
+        );
+        let piece = tilings
+            .iter()
+            .flat_map(|t| t.pieces())
+            .find(|p| [(p.row, p.col), p.other_cell()] == [newly[0], newly[1]])
+            .unwrap_or_else(|| panic!("{name}: the hole is no piece of a tiling"));
+        let (top, bottom) = piece.dots();
+        let dots = |i: &Instance| i.row_clues.iter().sum::<u64>();
+        assert_eq!(dots(instance) - dots(&change.board), top + bottom, "{name}");
+        assert_eq!(
+            change
+                .blocked
+                .iter()
+                .map(|c| (c.0[0] - 1, c.0[1] - 1))
+                .collect::<Vec<_>>(),
+            newly
+        );
+    }
+    assert!(changed > 10, "{changed}");
+
+    // A cap below the count: the tilings found, marked incomplete.
+    let several = instances
+        .iter()
+        .find(|i| every_tiling(i).len() > 3)
+        .expect("a game board with four tilings or more");
+    let capped = shared(several, 2, 0, None).unwrap();
+    assert_eq!(
+        (capped.tilings, capped.complete, capped.status),
+        (2, false, Status::Multiple)
+    );
+    assert!(capped.change.is_none());
+}
+
+#[test]
+fn shared_on_the_command_line() {
+    use assert_cmd::Command;
+    use predicates::prelude::*;
+    use predicates::str::contains;
+    let game = concat!(env!("CARGO_MANIFEST_DIR"), "/models/game.jsonl");
+    Command::cargo_bin("dominofit")
+        .unwrap()
+        .args(["shared", game])
+        .assert()
+        .success()
+        .stdout(contains("planted-6x6-s6601-1: unique: its one tiling is the answer"))
+        .stdout(contains("planted-6x6-s6601-3: multiple: 2 tilings (all of them); 10 pieces in every one; they differ on 12 cells"))
+        .stdout(contains("  unique if you block (1,1) and (2,1)"));
+    Command::cargo_bin("dominofit")
+        .unwrap()
+        .args(["shared", game, "--max-tilings", "1"])
+        .assert()
+        .code(2)
+        .stderr(contains("--max-tilings"))
+        .stderr(contains("panicked").not());
+}
