@@ -40,8 +40,11 @@ __all__ = [
     "count",
     "count_many",
     "emit",
+    "explain",
     "generate",
     "grade",
+    "hint",
+    "shared",
     "show",
     "solve",
     "solve_many",
@@ -153,6 +156,34 @@ def grade(instance: Instance, timeout: Optional[float] = None) -> Union[dict, Li
     board's uniqueness check (seconds).
     """
     return _native.grade(instance, timeout)
+
+
+def hint(instance: Instance, partial: Any = None, timeout: Optional[float] = None) -> dict:
+    """The next deduction on one board, from the start or from the pieces placed so far
+    (``partial``: a solution object with any subset of a tiling's pieces).
+
+    Returns the ``hint --format json`` object (``dominofit schema walkthrough``): its
+    ``steps`` hold at most one step, with its ``rung``, ``rule``, the pieces ``placed``
+    and ``ruled_out``, the ``reason`` in words and the ``cells`` it rests on.
+    """
+    return _native.hint(instance, partial, timeout)
+
+
+def explain(instance: Instance, partial: Any = None, timeout: Optional[float] = None,
+            *, html: bool = False) -> Union[dict, str]:
+    """Every deduction on one board, weakest rule first, until it is solved, shown to
+    have no tiling, or stuck (it needs search). Returns the ``explain --format json``
+    object, or with ``html=True`` the self-contained page as text."""
+    return _native.explain(instance, partial, timeout, bool(html))
+
+
+def shared(instance: Instance, max_tilings: int = 1000, tries: int = 64,
+           timeout: Optional[float] = None) -> Union[dict, List[dict]]:
+    """What all the tilings of each board share: the ``shared --format json`` object
+    per board, with the pieces every tiling has (``common``), the cells where they
+    differ (``differ``) and a ``change`` (a hole) that makes the board unique."""
+    return _native.shared(instance, _whole("max_tilings", max_tilings, 2, 1_000_000),
+                          _whole("tries", tries, 0, 1_000_000), timeout)
 
 
 def verify(instance: Instance, solution: Any) -> Union[dict, List[dict]]:
@@ -278,6 +309,7 @@ def generate(
     timeout: float = 60.0,
     pool: int = 16,
     node_cap: int = 100_000,
+    level: Optional[str] = None,
 ) -> Iterator[dict]:
     """New boards, as ``dominofit generate`` makes them (same seed, same boards),
     made one at a time as the iterator is read: ``list(generate(...))`` for all.
@@ -285,12 +317,15 @@ def generate(
     ``kind``: ``planted`` (clues read off a random tiling), ``open`` (planted,
     no holes), ``unique`` (exactly one solution) or ``unsat`` (adversarial,
     no solution; each proved by a prover other than the native search).
+    ``level`` (with ``kind="unique"``): boards at exactly that level of the deduction
+    ladder (``singles``, ``colours``, ``pairs``, ``trial``, ``search``), as
+    ``generate --unique --level`` makes them.
     """
     return _native.generate(
         _whole("rows", rows, 1, _MAX_SIDE), _whole("cols", cols, 1, _MAX_SIDE),
         _whole("count", count, 0, _U64_MAX), _whole("seed", seed, 0, _U64_MAX), kind,
         float(timeout), _whole("pool", pool, 1, 10_000),
-        _whole("node_cap", node_cap, 1, _U64_MAX),
+        _whole("node_cap", node_cap, 1, _U64_MAX), level,
     )
 
 

@@ -26,6 +26,7 @@ mod backends;
 mod baseline;
 mod batch;
 mod call;
+mod design;
 mod fast;
 mod input;
 mod output;
@@ -436,6 +437,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<stream::Boards>()?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(grade, m)?)?;
+    m.add_function(wrap_pyfunction!(design::hint, m)?)?;
+    m.add_function(wrap_pyfunction!(design::explain, m)?)?;
+    m.add_function(wrap_pyfunction!(design::shared, m)?)?;
     m.add_function(wrap_pyfunction!(baseline::rust_seconds_per_call, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add("DEFAULT_SEED", dominofit::action::generate::DEFAULT_SEED)?;

@@ -46,7 +46,7 @@ impl Boards {
 
 /// `generate`: the stream of boards, checked before any is made.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, count, seed, kind, timeout, pool, node_cap))]
+#[pyo3(signature = (rows, cols, count, seed, kind, timeout, pool, node_cap, level))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate(
     rows: usize,
@@ -57,7 +57,17 @@ pub fn generate(
     timeout: f64,
     pool: u32,
     node_cap: u64,
+    level: Option<&str>,
 ) -> PyResult<Boards> {
+    let level = level
+        .map(|name| {
+            dominofit::backend::native::ladder::level_number(name).ok_or_else(|| {
+                fail(format!(
+                    "unknown level `{name}`: one of singles, colours, pairs, trial, search"
+                ))
+            })
+        })
+        .transpose()?;
     let timeout = dominofit::backend::time_limit(timeout).map_err(fail)?;
     let request = GenerateRequest {
         rows,
@@ -72,7 +82,7 @@ pub fn generate(
             ..DesignOptions::default()
         },
         tiling: dominofit::puzzle::generate::Tiling::Flips,
-        level: None,
+        level,
     };
     Ok(Boards { request, next: 0 })
 }

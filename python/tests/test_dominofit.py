@@ -141,6 +141,50 @@ def test_grade_is_the_cli_grade():
         dominofit.grade(MODELS / "observed" / "8x8.json", timeout=-1)
 
 
+def test_hint_explain_and_shared_are_the_cli_answers(tmp_path):
+    levels = MODELS / "levels.jsonl"
+    board = next(json.loads(line) for line in levels.read_text().splitlines()
+                 if "trial-8x8" in line)
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board))
+    walk = dominofit.explain(board)
+    assert walk == cli_json_lines("explain", path, "--format", "json")[0]
+    jsonschema.validate(walk, schema("walkthrough"))
+    assert walk["outcome"] == "solved" and walk["hardest"] == "trial"
+    page = dominofit.explain(board, html=True)
+    assert page == cli("explain", path, "--format", "html").stdout
+    # A hint from half the tiling: one step, whose pieces are the tiling's.
+    tiling = walk["placed"]
+    partial = {"vertical": tiling["vertical"][::2], "horizontal": tiling["horizontal"][::2]}
+    (tmp_path / "partial.json").write_text(json.dumps(partial))
+    step = dominofit.hint(board, partial)
+    assert step == cli_json_lines("hint", path, tmp_path / "partial.json", "--format", "json")[0]
+    assert step["outcome"] in ("paused", "solved") and len(step["steps"]) <= 1
+    for placed in step["steps"][0]["placed"]["vertical"] if step["steps"] else []:
+        assert placed in tiling["vertical"]
+    with pytest.raises(dominofit.DominofitError, match="does not lie on two open cells"):
+        dominofit.hint(board, {"vertical": [[99, 99]], "horizontal": []})
+    with pytest.raises(dominofit.DominofitError, match="a walkthrough takes one"):
+        dominofit.hint(levels)
+    # What the tilings share, as the command line says it.
+    game = MODELS / "game.jsonl"
+    mine = dominofit.shared(game)
+    assert mine == cli_json_lines("shared", game, "--format", "json")
+    for answer in mine:
+        jsonschema.validate(answer, schema("shared"))
+    assert any(a["change"] is not None for a in mine)
+
+
+def test_generate_at_a_level_is_the_cli_generate():
+    mine = list(dominofit.generate(8, 8, count=1, seed=5, kind="unique", level="pairs"))
+    theirs = cli_json_lines("generate", "--unique", "--level", "pairs", "--rows", "8",
+                            "--cols", "8", "--count", "1", "--seed", "5")
+    assert mine == theirs
+    assert dominofit.grade(mine[0])["level"] == "pairs"
+    with pytest.raises(dominofit.DominofitError, match="unknown level"):
+        next(dominofit.generate(8, 8, kind="unique", level="hard"))
+
+
 def test_verify_checks_the_raw_rules():
     path = MODELS / "observed" / "8x8.json"
     tiling = json.loads((MODELS / "observed" / "8x8.solution.json").read_text())

@@ -100,3 +100,12 @@ pub enum Trial {
     /// The budget (a time limit, Ctrl-C) stopped it: nothing is shown either way.
     Stopped,
 }
+
+/// The level a name stands for: a rung's (1 to 4), or 5 for `search`, the level of a
+/// board no rung finishes.
+pub fn level_number(name: &str) -> Option<u32> {
+    match Rung::ALL.iter().find(|r| r.name() == name) {
+        Some(rung) => Some(rung.level()),
+        None => (name == "search").then_some(Rung::ALL.len() as u32 + 1),
+    }
+}
