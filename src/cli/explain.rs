@@ -7,8 +7,10 @@ use anyhow::{Result, bail};
 
 use super::args::{ExplainArgs, HintArgs, StepFormat, WalkFormat};
 use super::files;
+use super::say::say;
 use super::show::one_board;
 use dominofit::backend::Budget;
+use dominofit::certify::pb::hint::hint_proof;
 use dominofit::design::explain::{Outcome, Step, page};
 use dominofit::design::{Walkthrough, explain as walk, hint as next_step};
 use dominofit::escape::terminal;
@@ -52,9 +54,15 @@ pub(super) fn hint(args: HintArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
     let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
     let given = given(args.partial.as_deref())?;
+    if let Some(dir) = &args.proof {
+        files::check_output_dir(dir, &["hint.opb", "hint.pbp"])?;
+    }
     let walk = next_step(instance, &given, &budget(args.timeout))?;
     if let Some(path) = &args.svg {
         write_svg(instance, &walk, path)?;
+    }
+    if let Some(dir) = &args.proof {
+        write_proof(instance, &walk, dir)?;
     }
     let mut stdout = std::io::stdout().lock();
     match args.format {
@@ -75,6 +83,20 @@ pub(super) fn draw_hint(
         write_svg(instance, &walk, path)?;
     }
     Ok(exit(&walk))
+}
+
+/// The hint's step as a formula and a VeriPB proof in `dir`; a hint with no step has
+/// nothing to prove.
+fn write_proof(instance: &Instance, walk: &Walkthrough, dir: &Path) -> Result<()> {
+    let Some(step) = walk.steps.first() else {
+        bail!("there is no step to prove: {}", ending(walk));
+    };
+    let proof = hint_proof(instance, &walk.given, &Solution::default(), step)?;
+    files::write_atomically(&dir.join("hint.opb"), proof.formula.as_bytes())?;
+    files::write_atomically(&dir.join("hint.pbp"), proof.proof.as_bytes())?;
+    let dir = terminal(&dir.display().to_string());
+    say!("the step's proof: veripb {dir}/hint.opb {dir}/hint.pbp checks it");
+    Ok(())
 }
 
 /// The board with the walkthrough's given pieces and its first step drawn.
@@ -118,9 +140,11 @@ fn marks(step: &Step) -> Marks {
 
 /// What the walkthrough's end says, in words.
 fn ending(walk: &Walkthrough) -> String {
-    let hardest = walk.hardest.as_deref().unwrap_or("none");
     match walk.outcome {
-        Outcome::Solved => format!("solved: every cell is covered (hardest rung: {hardest})"),
+        Outcome::Solved => match walk.hardest.as_deref() {
+            Some(hardest) => format!("solved: every cell is covered (hardest rung: {hardest})"),
+            None => "solved: every cell is covered".to_string(),
+        },
         Outcome::NoTiling => "no tiling: the last step shows the position has none".to_string(),
         Outcome::Stuck => format!(
             "stuck: no rule of the ladder decides anything more, with {} pieces open \

@@ -351,7 +351,34 @@ fn hint_and_explain_on_the_command_line() {
     .success();
     assert_eq!(std::fs::read_to_string(&shown).unwrap(), picture);
 
-    // From the whole tiling: nothing left to do.
+    // The step as a proof that VeriPB checks.
+    let proof_dir = dir.path().join("proof");
+    run(&[
+        "hint",
+        &board,
+        partial.to_str().unwrap(),
+        "--proof",
+        proof_dir.to_str().unwrap(),
+    ])
+    .success()
+    .stderr(contains("veripb"));
+    if crate::veripb::veripb_available() {
+        assert_eq!(
+            crate::veripb::veripb(&proof_dir.join("hint.opb"), &proof_dir.join("hint.pbp")),
+            "s VERIFIED UNSATISFIABLE"
+        );
+    }
+
+    // From the whole tiling: nothing left to do (and nothing to prove).
+    run(&[
+        "hint",
+        &board,
+        &solution,
+        "--proof",
+        proof_dir.to_str().unwrap(),
+    ])
+    .code(1)
+    .stderr(contains("there is no step to prove"));
     run(&["hint", &board, &solution])
         .success()
         .stdout(contains("observed-8x8: solved: every cell is covered"));
@@ -420,4 +447,107 @@ fn hint_and_explain_on_the_command_line() {
     run(&["hint", &format!("{root}/models/levels.jsonl")])
         .code(2)
         .stderr(contains("pick one with --instance NAME"));
+}
+
+/// What is known before each step of `walk`: the given pieces and those earlier steps
+/// placed, and the pieces earlier steps ruled out.
+fn known_before(walk: &Walkthrough, i: usize) -> (Solution, Solution) {
+    let placed = walk
+        .given
+        .pieces()
+        .chain(walk.steps[..i].iter().flat_map(|s| s.placed.pieces()));
+    let out = walk.steps[..i].iter().flat_map(|s| s.ruled_out.pieces());
+    (Solution::from_pieces(placed), Solution::from_pieces(out))
+}
+
+/// VeriPB's status line on a hint's proof (written to `dir`).
+fn checked(dir: &std::path::Path, proof: &dominofit::certify::pb::hint::HintProof) -> String {
+    let rules = dir.join("hint.opb");
+    let log = dir.join("hint.pbp");
+    std::fs::write(&rules, &proof.formula).unwrap();
+    std::fs::write(&log, &proof.proof).unwrap();
+    crate::veripb::veripb(&rules, &log)
+}
+
+/// Every step of every walkthrough of the game boards and the committed level boards
+/// (from the start, and from wrong moves, whose steps find no tiling) is a VeriPB
+/// derivation from the rules and what is known before it: the formula denies the
+/// step's conclusion and VeriPB refutes it. A step's pairing arguments are needed (the
+/// same proof without its Hall sets is refused somewhere), and a wrong conclusion is
+/// refused.
+#[test]
+fn every_hint_is_a_derivation_veripb_checks() {
+    use dominofit::certify::pb::hint::hint_proof;
+    if !crate::veripb::veripb_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut boards = Vec::new();
+    for file in ["game.jsonl", "levels.jsonl"] {
+        let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+        boards.extend(dominofit::puzzle::parse::read_instances(&path).unwrap());
+    }
+    let (mut checked_steps, mut hall_needed, mut contradictions) = (0, 0, 0);
+    let mut rules = std::collections::BTreeSet::new();
+    for instance in &boards {
+        let tilings = every_tiling(instance);
+        let starts =
+            std::iter::once(Solution::default()).chain(wrong_moves(instance, &tilings).take(3));
+        for start in starts {
+            let walk = whole(instance, &start);
+            for (i, step) in walk.steps.iter().enumerate() {
+                let (placed, out) = known_before(&walk, i);
+                let proof = hint_proof(instance, &placed, &out, step).unwrap();
+                let said = checked(dir.path(), &proof);
+                assert_eq!(
+                    said, "s VERIFIED UNSATISFIABLE",
+                    "{} step {i}: {step:?}",
+                    instance.name
+                );
+                checked_steps += 1;
+                contradictions += usize::from(step.contradiction);
+                rules.insert(format!("{:?}", step.rule));
+                if !step.hall_sets.is_empty() {
+                    let mut bare = step.clone();
+                    bare.hall_sets.clear();
+                    let said = checked(
+                        dir.path(),
+                        &hint_proof(instance, &placed, &out, &bare).unwrap(),
+                    );
+                    hall_needed += usize::from(said.starts_with("rejected"));
+                }
+            }
+            // A conclusion that does not follow: the first step's pieces placed swapped
+            // for a piece of a tiling ruled out.
+            if let (Some(step), Some(tiling)) = (walk.steps.first(), tilings.first())
+                && !step.contradiction
+                && start.pieces().all(|p| tiling.contains(&p))
+            {
+                let mut wrong = step.clone();
+                wrong.placed = Solution::default();
+                wrong.ruled_out = Solution::from_pieces(tiling.pieces().take(1));
+                let said = checked(
+                    dir.path(),
+                    &hint_proof(instance, &start, &Solution::default(), &wrong).unwrap(),
+                );
+                assert!(
+                    said.starts_with("rejected"),
+                    "{}: a wrong hint was accepted",
+                    instance.name
+                );
+            }
+        }
+    }
+    assert!(checked_steps > 1000, "{checked_steps}");
+    assert!(contradictions > 20, "{contradictions}");
+    assert!(hall_needed > 0, "no step needed its Hall sets");
+    for rule in [
+        "LastPiece",
+        "CountReached",
+        "CountNeedsAll",
+        "Pairing",
+        "Trial",
+    ] {
+        assert!(rules.contains(rule), "{rule} never checked: {rules:?}");
+    }
 }

@@ -12,6 +12,7 @@
 
 pub mod answer;
 pub mod formula;
+pub mod hint;
 pub mod inversion;
 mod logged;
 pub mod logger;

@@ -34,6 +34,12 @@ pub(in crate::cli) struct HintArgs {
     /// shaded, pieces placed in green, pieces ruled out crossed) as an SVG picture.
     #[arg(long, value_name = "OUT")]
     pub(in crate::cli) svg: Option<PathBuf>,
+    /// Also write the step as a proof into this directory: `hint.opb` (the rules, the
+    /// pieces placed so far, the step's conclusion denied) and `hint.pbp` (a VeriPB
+    /// derivation refuting it). `veripb DIR/hint.opb DIR/hint.pbp` checks that the
+    /// step is right.
+    #[arg(long, value_name = "DIR")]
+    pub(in crate::cli) proof: Option<PathBuf>,
     /// Time limit in seconds; Ctrl-C stops it too (exit 3).
     #[arg(long, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,

@@ -41,6 +41,7 @@ pub(super) fn cells(board: &Board) -> Option<Deduction> {
                     contradiction: false,
                     reason: format!("The cell {at} can only be covered by {}.", board.piece(*p)),
                     cells: vec![cell],
+                    hall_sets: Vec::new(),
                 });
             }
             _ => {}
@@ -96,6 +97,7 @@ pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
                 place: Vec::new(),
                 rule_out: open,
                 contradiction: false,
+                hall_sets: Vec::new(),
                 reason: if placed == 0 {
                     format!("{fixed}: the {left} left {} out.", be(left))
                 } else {
@@ -125,6 +127,7 @@ pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
             return Some(Deduction {
                 rung,
                 rule: Rule::CountNeedsAll,
+                hall_sets: Vec::new(),
                 place: open,
                 rule_out: Vec::new(),
                 contradiction: false,

@@ -51,6 +51,24 @@ pub struct Step {
     /// The cells the reason rests on, one-based, in row-major order.
     #[schemars(schema_with = "crate::puzzle::one_based_cells")]
     pub cells: Vec<CellJson>,
+    /// The counting arguments the step needs beyond unit propagation over the covers and
+    /// the quotas: the Hall sets of its pairing arguments (for a trial, of the pairing
+    /// arguments on the way to its contradiction). A proof of the step derives these,
+    /// then its conclusion by unit propagation (`certify::pb::hint`). Not written out.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub hall_sets: Vec<HallSet>,
+}
+
+/// A set of open cells of one colour and all the cells they can be paired with: as
+/// many (the neighbours are all needed by the set) or fewer (the set cannot be covered).
+/// Cover indices of the board's model (its open cells in row-major order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HallSet {
+    /// The cells of the set.
+    pub cells: Vec<u32>,
+    /// Their neighbours along the pieces still open.
+    pub neighbours: Vec<u32>,
 }
 
 /// A step before it is written out: placement ids.
@@ -63,6 +81,7 @@ pub(super) struct Deduction {
     pub contradiction: bool,
     pub reason: String,
     pub cells: Vec<CellJson>,
+    pub hall_sets: Vec<HallSet>,
 }
 
 impl Deduction {
@@ -81,6 +100,7 @@ impl Deduction {
             contradiction: true,
             reason,
             cells,
+            hall_sets: Vec::new(),
         }
     }
 
@@ -104,6 +124,7 @@ impl Deduction {
             contradiction: self.contradiction,
             reason: self.reason,
             cells: self.cells,
+            hall_sets: self.hall_sets,
         }
     }
 }

@@ -32,7 +32,7 @@ use below::below_trial;
 pub use board::piece_words;
 use board::{Board, Clash};
 use deduction::Deduction;
-pub use deduction::{Rule, Step};
+pub use deduction::{HallSet, Rule, Step};
 pub use page::page;
 
 /// How a walkthrough ended.

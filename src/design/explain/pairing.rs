@@ -17,7 +17,7 @@
 
 use super::board::Board;
 use super::counts::listed;
-use super::deduction::{Deduction, Rule};
+use super::deduction::{Deduction, HallSet, Rule};
 use crate::backend::native::ladder::Rung;
 
 const NONE: u32 = u32::MAX;
@@ -119,7 +119,7 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
         let (set_words, mut cells) = listed(board, &set);
         let (_, near) = listed(board, &neighbours);
         cells.extend(near);
-        return Some(Deduction::contradiction(
+        let mut found = Deduction::contradiction(
             Rung::Pairs,
             Rule::NoPairing,
             format!(
@@ -129,7 +129,12 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
                 neighbours.len()
             ),
             cells,
-        ));
+        );
+        found.hall_sets.push(HallSet {
+            cells: set,
+            neighbours,
+        });
+        return Some(found);
     }
     for p in board.with(None) {
         let [a, b] = board.cells(p);
@@ -172,6 +177,10 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
             ),
             rule_out,
             cells,
+            hall_sets: vec![HallSet {
+                cells: set,
+                neighbours,
+            }],
         });
     }
     None

@@ -14,6 +14,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
     let mut supposed = board.clone();
     let mut forced = 0usize;
     let mut cells: Vec<_> = board.piece_cells(p).to_vec();
+    let mut hall_sets = Vec::new();
     let then = if supposed.place(p).is_err() {
         "it overlaps a piece already placed".to_string()
     } else {
@@ -21,6 +22,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
             match below_trial(&supposed) {
                 Some(d) if d.contradiction => {
                     cells.extend(d.cells.iter().copied());
+                    hall_sets.extend(d.hall_sets);
                     break format!(
                         "{}{}",
                         match forced {
@@ -32,6 +34,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
                     );
                 }
                 Some(d) => {
+                    hall_sets.extend(d.hall_sets.iter().cloned());
                     if d.apply(&mut supposed).is_err() {
                         break "two forced pieces would overlap".to_string();
                     }
@@ -60,6 +63,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
             then.trim_end_matches('.'),
         ),
         cells,
+        hall_sets,
     }
 }
 
