@@ -8,7 +8,6 @@ use anyhow::{Result, bail};
 use super::args::{ExplainArgs, HintArgs, StepFormat, WalkFormat};
 use super::files;
 use super::say::say;
-use super::show::one_board;
 use dominofit::backend::Budget;
 use dominofit::certify::pb::hint::hint_proof;
 use dominofit::design::explain::{Outcome, Step, page};
@@ -52,7 +51,7 @@ fn exit(walk: &Walkthrough) -> ExitCode {
 
 pub(super) fn hint(args: HintArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
-    let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
+    let instance = files::one_board(&args.file, &instances, args.instance.as_deref())?;
     let given = given(args.partial.as_deref())?;
     if let Some(dir) = &args.proof {
         files::check_output_dir(dir, &["hint.opb", "hint.pbp"])?;
@@ -110,7 +109,7 @@ fn write_svg(instance: &Instance, walk: &Walkthrough, path: &Path) -> Result<()>
 
 pub(super) fn explain(args: ExplainArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
-    let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
+    let instance = files::one_board(&args.file, &instances, args.instance.as_deref())?;
     let given = given(args.partial.as_deref())?;
     let walk = walk(instance, &given, usize::MAX, &budget(args.timeout))?;
     let text = match args.format {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use super::errors::UsageError;
 use dominofit::escape::terminal;
 use dominofit::interrupt::TempGuard;
 use dominofit::puzzle::Instance;
@@ -170,4 +171,29 @@ pub fn check_output_dir(dir: &Path, names: &[&str]) -> Result<()> {
     .with_context(|| format!("cannot write in {}", shown(dir)))?;
     drop(guard);
     Ok(())
+}
+
+/// The board of `instances` (read from `file`) named `name`, or the only one.
+pub fn one_board<'a>(
+    file: &str,
+    instances: &'a [Instance],
+    name: Option<&str>,
+) -> Result<&'a Instance> {
+    match (name, instances) {
+        (None, [one]) => Ok(one),
+        (None, many) => Err(UsageError(format!(
+            "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
+            terminal(file),
+            many.len(),
+            many.first().map_or(String::new(), |i| terminal(&i.name))
+        ))
+        .into()),
+        (Some(name), all) => all.iter().find(|i| i.name == name).with_context(|| {
+            format!(
+                "{} holds no board named `{}`",
+                terminal(file),
+                terminal(name)
+            )
+        }),
+    }
 }

@@ -1,14 +1,13 @@
 //! `show` (a board as text or SVG) and `backends` (what can solve).
 
 use super::args::*;
-use super::errors::UsageError;
 use super::files;
 use super::say::say;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use dominofit::backend::{self, BackendOptions, external};
 use dominofit::encode::Encoding;
@@ -21,7 +20,7 @@ use dominofit::puzzle::{Instance, draw::draw};
 
 pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
-    let instance = one_board(&args.file, &instances, args.instance.as_deref())?;
+    let instance = files::one_board(&args.file, &instances, args.instance.as_deref())?;
     if args.hint {
         return super::explain::draw_hint(instance, args.solution.as_deref(), args.svg.as_deref());
     }
@@ -67,31 +66,6 @@ pub(super) fn show(args: ShowArgs) -> Result<ExitCode> {
         )?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The board of `instances` (read from `file`) named `name`, or the only one.
-pub(super) fn one_board<'a>(
-    file: &str,
-    instances: &'a [Instance],
-    name: Option<&str>,
-) -> Result<&'a Instance> {
-    match (name, instances) {
-        (None, [one]) => Ok(one),
-        (None, many) => Err(UsageError(format!(
-            "{} holds {} boards; pick one with --instance NAME (the first is `{}`)",
-            terminal(file),
-            many.len(),
-            many.first().map_or(String::new(), |i| terminal(&i.name))
-        ))
-        .into()),
-        (Some(name), all) => all.iter().find(|i| i.name == name).with_context(|| {
-            format!(
-                "{} holds no board named `{}`",
-                terminal(file),
-                terminal(name)
-            )
-        }),
-    }
 }
 
 /// One line of `backends --format json`.
