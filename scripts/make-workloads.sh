@@ -20,6 +20,9 @@
 #   paper-perturbed.jsonl (not made here: scripts/paper_unsat.py) 6 boards each of 64,
 #                  96, 128: paper-protocol boards with one or two dots moved, kept when
 #                  clue inversion passes
+#   levels.jsonl   2 unique 8x8 boards at each level singles, colours, pairs, trial of
+#                  the deduction ladder (generate --unique --level: the walkthroughs,
+#                  hints and their page are tested on them)
 # The unsat workloads take several minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,5 +54,12 @@ make giant.jsonl 6607 2 96 128 160 192 256
 # The paper's own protocol (randomized row-major backtracking), beside the flip chain's.
 make paper.jsonl 6608 3 --tiling=backtrack 64 96 128 160 192 256
 make paper-small.jsonl 6609 3 --tiling=backtrack 8 16 24 32 48
+: > models/levels.jsonl.tmp
+for level in singles colours pairs trial; do
+    "$bin" generate --unique --level "$level" --rows 8 --cols 8 --count 2 --seed 5 \
+        2>/dev/null >> models/levels.jsonl.tmp
+done
+mv models/levels.jsonl.tmp models/levels.jsonl
+echo "models/levels.jsonl: $(wc -l < models/levels.jsonl) boards"
 make unsat.jsonl 6604 4 --unsat --timeout=10 6 8 12 16 24 32
 make unsat-hard.jsonl 6605 4 --unsat --timeout=30 --pool=48 --node-cap=200000 16 24 32 40 48

@@ -1,5 +1,5 @@
-//! Writing output files: whole or not at all, with the modes a user expects, and never
-//! replacing something that is not a regular file.
+//! Files: one board picked from a workload, and output files written whole or not at all,
+//! with the modes a user expects, never replacing something that is not a regular file.
 
 use std::io::Write;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
