@@ -134,11 +134,8 @@ pub struct Generated {
     pub instance: Instance,
     /// For `unique` and `unsat` boards: what the exhaustive run proved.
     pub certified: Option<Certified>,
-    /// For boards at a level: the starts rejected (none of their boards reached the
-    /// level) before the one kept.
+    /// For boards at a level: the unique candidates graded at another level first.
     pub rejected: u64,
-    /// For boards at a level: every board graded on the way, the kept one included.
-    pub graded: u64,
 }
 
 impl GenerateRequest {
@@ -220,14 +217,11 @@ impl GenerateRequest {
             instance,
             certified,
             rejected: 0,
-            graded: 0,
         })
     }
 
-    /// Board `index` at `level`: aimed at it (`design::aimed`: holes given back while
-    /// the board stays unique and no harder), from starts made in turn; the first start
-    /// that reaches the level is kept, named after it, and certified unique once more by
-    /// the run every unique board gets.
+    /// Board `index` at `level`: unique candidates made in turn, each graded, the first
+    /// at exactly `level` kept and named after it.
     fn board_at_level(
         &self,
         index: u64,
@@ -236,27 +230,28 @@ impl GenerateRequest {
     ) -> Result<Generated, GenerateError> {
         let (rows, cols, seed) = (self.rows, self.cols, self.seed);
         let options = &self.design;
-        let found = design::aimed(rows, cols, seed, index, level, LEVEL_STRIDE, options)?;
-        let Some((aimed, rejected)) = found else {
-            return Err(GenerateError::NoneAtLevel {
-                level,
-                rows,
-                cols,
-                seed,
-                index: index + 1,
-                attempts: options.attempts,
-            });
-        };
-        let mut instance = aimed.instance;
-        let name = crate::backend::native::ladder::level_name(level).unwrap_or("level");
-        instance.name = format!("{name}-{rows}x{cols}-s{seed}-{}", index + 1);
-        watch(design::Step::UniqueCheck { check: 1, holes: 0 });
-        let certified = design::certify_unique(instance, aimed.solution, options)?;
-        Ok(Generated {
-            instance: certified.instance.clone(),
-            certified: Some(certified),
-            rejected,
-            graded: aimed.graded,
+        for k in 0..u64::from(options.attempts) {
+            let candidate = index.saturating_mul(LEVEL_STRIDE).saturating_add(k);
+            let mut certified =
+                design::unique_watched(rows, cols, seed, candidate, options, watch)?;
+            let graded = design::grade(&certified.instance, Some(options.timeout))?;
+            if graded.level_number == Some(level) {
+                let name = graded.level.as_deref().unwrap_or("level");
+                certified.instance.name = format!("{name}-{rows}x{cols}-s{seed}-{}", index + 1);
+                return Ok(Generated {
+                    instance: certified.instance.clone(),
+                    certified: Some(certified),
+                    rejected: k,
+                });
+            }
+        }
+        Err(GenerateError::NoneAtLevel {
+            level,
+            rows,
+            cols,
+            seed,
+            index: index + 1,
+            attempts: options.attempts,
         })
     }
 

@@ -116,7 +116,6 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
     let mut skipped = 0u64;
     let mut written = 0u64;
     let mut rejected = 0u64;
-    let mut graded = 0u64;
     // Boards are streamed as they are made, each flushed as soon as it is certified: into
     // a temporary file renamed into place at the end (a reader never sees half a board,
     // and the boards finished before a skipped board or Ctrl-C are kept), or to
@@ -182,7 +181,6 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
             out.flush()?;
             written += 1;
             rejected += made.rejected;
-            graded += made.graded;
             progress.show(shown + 1, "");
         }
         progress.clear();
@@ -202,13 +200,12 @@ pub(super) fn generate(args: GenerateArgs) -> Result<ExitCode> {
     }
     if let (Some(level), true) = (args.level, written > 0) {
         say!(
-            "{written} unique board{} at level {}: {rejected} candidate{} rejected ({:.1} per \
-             board), {graded} boards graded on the way ({:.1} per board)",
+            "{written} unique board{} at level {}: {rejected} candidate{} graded at another \
+             level and rejected, {:.1} per board",
             plural(written),
             level.number(),
             plural(rejected),
-            rejected as f64 / written as f64,
-            graded as f64 / written as f64
+            rejected as f64 / written as f64
         );
     }
     if skipped > 0 {

@@ -35,13 +35,11 @@ use crate::model::Families;
 use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
 use crate::puzzle::{Instance, Piece, Solution};
 
-mod aimed;
 pub mod explain;
 mod grade;
 mod shared;
 mod unsat;
 
-pub use aimed::{Aimed, aimed};
 pub use explain::{ExplainError, Walkthrough, explain, hint};
 pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
 pub use shared::{Change, Shared, SharedError, shared};
@@ -54,9 +52,6 @@ pub enum DesignError {
     /// The planted board could not be made, for example for bad sizes.
     #[error(transparent)]
     Generate(#[from] GenerateError),
-    /// Grading a candidate failed.
-    #[error(transparent)]
-    Grade(#[from] GradeError),
     /// A backend failed while ranking or certifying a board.
     #[error(transparent)]
     Backend(#[from] BackendError),
@@ -243,42 +238,6 @@ pub fn unique_watched(
             }
         }
     }
-}
-
-/// `instance` certified unique by the run every unique board gets, with its tiling.
-///
-/// # Errors
-/// A backend failure; a run that is not `unique` is an error.
-pub fn certify_unique(
-    instance: Instance,
-    solution: Solution,
-    options: &DesignOptions,
-) -> Result<Certified, DesignError> {
-    let report = prove(&instance, 2, options.timeout)?;
-    if report.status == Status::Unknown {
-        return Err(DesignError::Undecided {
-            name: instance.name,
-            timeout: options.timeout,
-        });
-    }
-    if report.status != Status::Unique || report.solutions.first() != Some(&solution) {
-        return Err(BackendError::Failed {
-            backend: report.header.backend,
-            message: format!(
-                "`{}` was unique when it was made, but its certifying run found it {}",
-                instance.name,
-                report.status.name()
-            ),
-        }
-        .into());
-    }
-    Ok(Certified {
-        nodes: report.header.counters.nodes.unwrap_or(0),
-        instance,
-        status: Status::Unique,
-        solution: Some(solution),
-        prover: report.header.backend,
-    })
 }
 
 /// Where a long design run has got to, for a progress display.

@@ -11,7 +11,9 @@
 //! two blocked cells, and the clues lowered by its dots. The rest of that tiling still
 //! tiles the changed board, so it keeps a solution; a change is kept only when the
 //! native search then finds exactly one. Pieces where the tilings differ are tried
-//! first, since a hole there removes the choice the tilings make.
+//! first, since a hole there removes the choice the tilings make. When no single hole
+//! does, holes are added one at a time where the first tiling and another one differ
+//! (as `generate --unique` makes boards unique), and the change is all of them.
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +23,7 @@ use crate::backend::native::Native;
 use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
 use crate::puzzle::generate::with_clues_of;
-use crate::puzzle::{CellJson, Instance, Solution};
+use crate::puzzle::{CellJson, Instance, Piece, Solution};
 
 /// What a board's tilings share.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -45,10 +47,10 @@ pub struct Shared {
     pub change: Option<Change>,
 }
 
-/// A hole where a piece of a tiling was.
+/// Holes where pieces of a tiling were: one when one is enough.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Change {
-    /// The two cells blocked.
+    /// The cells blocked: two for each piece made a hole.
     #[schemars(schema_with = "crate::puzzle::one_based_cells")]
     pub blocked: Vec<CellJson>,
     /// The change in words.
@@ -136,8 +138,64 @@ pub fn shared(
     })
 }
 
-/// The first piece of `tiling` (those outside `common` first) whose hole leaves a
-/// unique board, trying at most `tries` before `deadline`.
+/// The board `instance` with the pieces `holes` of `tiling` blocked and the clues of the
+/// rest of `tiling`.
+fn holed(instance: &Instance, tiling: &Solution, holes: &[Piece]) -> Option<Instance> {
+    let mut blocked = instance.blocked.clone();
+    for hole in holes {
+        let (r2, c2) = hole.other_cell();
+        blocked[hole.row * instance.cols + hole.col] = true;
+        blocked[r2 * instance.cols + c2] = true;
+    }
+    let rest = Solution::from_pieces(tiling.pieces().filter(|p| !holes.contains(p)));
+    let name = format!("{}-unique", instance.name);
+    with_clues_of(name, instance.rows, instance.cols, blocked, &rest).ok()
+}
+
+/// The native search's limit-2 answer on `board` within what is left before `deadline`:
+/// its tilings when it finished (none when the time ran out).
+fn two(board: &Instance, deadline: Option<Instant>) -> Result<Option<Vec<Solution>>, SharedError> {
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    if left.is_some_and(|l| l.is_zero()) {
+        return Ok(None);
+    }
+    let request = Request {
+        limit: 2,
+        timeout: left,
+        families: None,
+    };
+    let report = driver::run(board, &Native::default(), &request)?;
+    let decided = report.complete || report.solutions.len() >= 2;
+    Ok(decided.then_some(report.solutions))
+}
+
+/// The change blocking `holes`, pieces of `tiling`, which left the unique `board`.
+fn change(instance: &Instance, holes: &[Piece], board: Instance) -> Change {
+    let cells: Vec<CellJson> = (holes.iter())
+        .flat_map(|p| [(p.row, p.col), p.other_cell()])
+        .map(CellJson::one_based)
+        .collect();
+    let pieces: Vec<String> = holes.iter().map(super::explain::piece_words).collect();
+    let what = match pieces.as_slice() {
+        [one] => format!("{one}, which lies in a tiling"),
+        many => format!("{} pieces of a tiling ({})", many.len(), many.join(", ")),
+    };
+    let words = format!(
+        "block the cells of {what}, and lower {}",
+        clue_changes(instance, &board)
+    );
+    Change {
+        blocked: cells,
+        words,
+        board,
+    }
+}
+
+/// A change that makes the board unique: the first piece of `tiling` (those outside
+/// `common` first, at most `tries`) whose hole alone does; else holes added one at a
+/// time, each a piece where `tiling` and another tiling of the board so far differ,
+/// until only `tiling`'s rest is left (each hole rules that other tiling out, so this
+/// ends), all before `deadline`.
 fn hole(
     instance: &Instance,
     tiling: &Solution,
@@ -147,49 +205,32 @@ fn hole(
 ) -> Result<Option<Change>, SharedError> {
     let (differing, shared): (Vec<_>, Vec<_>) = tiling.pieces().partition(|p| !common.contains(p));
     for piece in differing.into_iter().chain(shared).take(tries) {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left.is_some_and(|l| l.is_zero()) {
-            break;
-        }
-        let (r2, c2) = piece.other_cell();
-        let mut blocked = instance.blocked.clone();
-        blocked[piece.row * instance.cols + piece.col] = true;
-        blocked[r2 * instance.cols + c2] = true;
-        let rest = Solution::from_pieces(tiling.pieces().filter(|p| *p != piece));
-        let Ok(board) = with_clues_of(
-            format!("{}-unique", instance.name),
-            instance.rows,
-            instance.cols,
-            blocked,
-            &rest,
-        ) else {
+        let Some(board) = holed(instance, tiling, &[piece]) else {
             continue;
         };
-        let request = Request {
-            limit: 2,
-            timeout: left,
-            families: None,
-        };
-        let report = driver::run(&board, &Native::default(), &request)?;
-        if report.complete && report.solutions.len() == 1 {
-            let cells = [(piece.row, piece.col), (r2, c2)].map(CellJson::one_based);
-            let clue_changes = clue_changes(instance, &board);
-            return Ok(Some(Change {
-                blocked: cells.to_vec(),
-                words: format!(
-                    "block ({},{}) and ({},{}), where {} lies in a tiling, and lower {}",
-                    cells[0].0[0],
-                    cells[0].0[1],
-                    cells[1].0[0],
-                    cells[1].0[1],
-                    super::explain::piece_words(&piece),
-                    clue_changes
-                ),
-                board,
-            }));
+        match two(&board, deadline)? {
+            None if deadline.is_some_and(|d| Instant::now() >= d) => return Ok(None),
+            Some(found) if found.len() == 1 => return Ok(Some(change(instance, &[piece], board))),
+            _ => {}
         }
     }
-    Ok(None)
+    let mut holes: Vec<Piece> = Vec::new();
+    loop {
+        let Some(board) = holed(instance, tiling, &holes) else {
+            return Ok(None);
+        };
+        let Some(found) = two(&board, deadline)? else {
+            return Ok(None);
+        };
+        let rest = Solution::from_pieces(tiling.pieces().filter(|p| !holes.contains(p)));
+        let Some(other) = found.iter().find(|t| **t != rest) else {
+            return Ok(Some(change(instance, &holes, board)));
+        };
+        match rest.pieces().find(|p| !other.contains(p)) {
+            Some(piece) => holes.push(piece),
+            None => return Ok(None),
+        }
+    }
 }
 
 /// The clues that differ between two boards, in words.

@@ -25,11 +25,61 @@ fn every_tiling(instance: &Instance) -> Vec<Solution> {
     report.solutions
 }
 
+/// `change` leaves a board with exactly one tiling by the oracle, made from `instance`
+/// by blocking only the cells of pieces of one of its `tilings`, and lowering the clues
+/// by those pieces' dots.
+fn check_change(
+    name: &str,
+    instance: &Instance,
+    tilings: &[Solution],
+    change: &dominofit::design::Change,
+) {
+    assert_eq!(
+        every_tiling(&change.board).len(),
+        1,
+        "{name}: the change is not unique"
+    );
+    let cells = instance.rows * instance.cols;
+    assert!(
+        (0..cells).all(|k| !instance.blocked[k] || change.board.blocked[k]),
+        "{name}"
+    );
+    let newly: Vec<(usize, usize)> = (0..cells)
+        .filter(|&k| change.board.blocked[k] && !instance.blocked[k])
+        .map(|k| (k / instance.cols, k % instance.cols))
+        .collect();
+    let listed: Vec<(usize, usize)> = change
+        .blocked
+        .iter()
+        .map(|c| (c.0[0] - 1, c.0[1] - 1))
+        .collect();
+    let mut sorted = listed.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted, newly,
+        "{name}: the cells blocked are the ones listed"
+    );
+    let holes: Vec<((usize, usize), (usize, usize))> =
+        listed.chunks(2).map(|c| (c[0], c[1])).collect();
+    let is_hole = |p: &dominofit::puzzle::Piece| holes.contains(&((p.row, p.col), p.other_cell()));
+    let tiling = tilings
+        .iter()
+        .find(|t| t.pieces().filter(is_hole).count() == holes.len())
+        .unwrap_or_else(|| panic!("{name}: the holes are not pieces of one tiling"));
+    let dots: u64 = tiling
+        .pieces()
+        .filter(is_hole)
+        .map(|p| p.dots().0 + p.dots().1)
+        .sum();
+    let total = |i: &Instance| i.row_clues.iter().sum::<u64>();
+    assert_eq!(total(instance) - total(&change.board), dots, "{name}");
+}
+
 #[test]
 fn shared_pieces_differing_cells_and_changes_hold_on_the_game_boards() {
     let path = format!("{}/models/game.jsonl", env!("CARGO_MANIFEST_DIR"));
     let instances = dominofit::puzzle::parse::read_instances(&path).unwrap();
-    let mut changed = 0;
+    let (mut changed, mut single) = (0, 0);
     for instance in &instances {
         let name = &instance.name;
         let tilings = every_tiling(instance);
@@ -70,45 +120,22 @@ fn shared_pieces_differing_cells_and_changes_hold_on_the_game_boards() {
             assert!(differ.is_empty() && found.change.is_none(), "{name}");
             continue;
         }
-        let Some(change) = &found.change else {
-            continue;
-        };
+        let change = found
+            .change
+            .as_ref()
+            .expect("every board with several tilings gets a change");
         changed += 1;
-        // Exactly one tiling now, by the oracle.
-        assert_eq!(
-            every_tiling(&change.board).len(),
-            1,
-            "{name}: the change is not unique"
-        );
-        // Two more blocked cells, the two cells of a piece of some tiling, and every
-        // other cell as it was.
-        let newly: Vec<(usize, usize)> = (0..instance.rows * instance.cols)
-            .filter(|&k| change.board.blocked[k] && !instance.blocked[k])
-            .map(|k| (k / instance.cols, k % instance.cols))
-            .collect();
-        assert_eq!(newly.len(), 2, "{name}");
-        assert!(
-            (0..instance.rows * instance.cols)
-                .all(|k| !instance.blocked[k] || change.board.blocked[k])
-        );
-        let piece = tilings
-            .iter()
-            .flat_map(|t| t.pieces())
-            .find(|p| [(p.row, p.col), p.other_cell()] == [newly[0], newly[1]])
-            .unwrap_or_else(|| panic!("{name}: the hole is no piece of a tiling"));
-        let (top, bottom) = piece.dots();
-        let dots = |i: &Instance| i.row_clues.iter().sum::<u64>();
-        assert_eq!(dots(instance) - dots(&change.board), top + bottom, "{name}");
-        assert_eq!(
-            change
-                .blocked
-                .iter()
-                .map(|c| (c.0[0] - 1, c.0[1] - 1))
-                .collect::<Vec<_>>(),
-            newly
-        );
+        check_change(name, instance, &tilings, change);
+        single += usize::from(change.blocked.len() == 2);
     }
-    assert!(changed > 10, "{changed}");
+    assert_eq!(
+        changed,
+        instances
+            .iter()
+            .filter(|i| every_tiling(i).len() > 1)
+            .count()
+    );
+    assert!(single > 10, "{single}");
 
     // A cap below the count: the tilings found, marked incomplete.
     let several = instances
@@ -120,7 +147,13 @@ fn shared_pieces_differing_cells_and_changes_hold_on_the_game_boards() {
         (capped.tilings, capped.complete, capped.status),
         (2, false, Status::Multiple)
     );
-    assert!(capped.change.is_none());
+    let tilings = every_tiling(several);
+    check_change(
+        &several.name,
+        several,
+        &tilings,
+        capped.change.as_ref().unwrap(),
+    );
 }
 
 #[test]
@@ -136,7 +169,10 @@ fn shared_on_the_command_line() {
         .success()
         .stdout(contains("planted-6x6-s6601-1: unique: its one tiling is the answer"))
         .stdout(contains("planted-6x6-s6601-3: multiple: 2 tilings (all of them); 10 pieces in every one; they differ on 12 cells"))
-        .stdout(contains("  unique if you block (1,1) and (2,1)"));
+        .stdout(contains(
+            "  unique if you block the cells of the vertical piece on (1,1)–(2,1), which lies \
+             in a tiling, and lower row 1's clue from 6 to 5 and column 1's clue from 1 to 0:",
+        ));
     Command::cargo_bin("dominofit")
         .unwrap()
         .args(["shared", game, "--max-tilings", "1"])

@@ -109,11 +109,3 @@ pub fn level_number(name: &str) -> Option<u32> {
         None => (name == "search").then_some(Rung::ALL.len() as u32 + 1),
     }
 }
-
-/// The name of a level (1 to 5): a rung's, or `search`.
-pub fn level_name(level: u32) -> Option<&'static str> {
-    match Rung::ALL.iter().find(|r| r.level() == level) {
-        Some(rung) => Some(rung.name()),
-        None => (level == Rung::ALL.len() as u32 + 1).then_some("search"),
-    }
-}

@@ -430,11 +430,8 @@ pub(super) struct GenerateArgs {
     #[arg(long, value_enum, default_value = "flips")]
     pub(super) tiling: dominofit::puzzle::generate::Tiling,
     /// With --unique: boards at exactly this level of the deduction ladder (see `grade
-    /// --help`), solved there and not at any weaker rung. Each candidate is a hole-free
-    /// planted board with a third of its pieces made holes, and more until it is unique;
-    /// then holes are given back while it stays unique (harder) and made while it is too
-    /// hard, until it grades at the level. A candidate whose walk misses it is rejected
-    /// and the next is tried. Says how many were rejected and how many boards graded.
+    /// --help`): candidates are made and graded in turn, and the first at the level is
+    /// kept (solved there and not at any weaker rung). Says how many were rejected.
     #[arg(long, value_enum, requires = "unique")]
     pub(super) level: Option<LevelArg>,
     /// Time limit in seconds of each certifying search (--unique, --unsat).
