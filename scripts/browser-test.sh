@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The race page (`race --out DIR` writes DIR/index.html) opened in headless Chromium and
+# The race page (`race --out DIR` writes DIR/index.html) and the walkthrough page (`explain
+# --format html`) opened in headless Chromium and
 # checked by Selenium: tests/browser/. Needs Debian's chromium and chromium-driver
 # (scripts/install-browser.sh): without them the tests fail, as they do without a
 # solver. With RACE_PAGE_SCREENSHOT=FILE the tests also save the page as README shows it.

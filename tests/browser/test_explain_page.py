@@ -8,9 +8,6 @@ import pathlib
 import subprocess
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -34,24 +31,6 @@ def pages(tmp_path_factory):
                                                 stdin=HOSTILE))
     walk = json.loads(dominofit("explain", *BOARD, "--format", "json"))
     return out, walk
-
-
-@pytest.fixture
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
-                              options=options)
-    try:
-        yield driver
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-        assert errors == []
-    finally:
-        driver.quit()
 
 
 def count(driver, selector):

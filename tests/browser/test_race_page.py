@@ -9,9 +9,6 @@ import subprocess
 from xml.etree import ElementTree
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -34,25 +31,10 @@ def race(tmp_path_factory):
 
 
 @pytest.fixture
-def page(race):
+def page(race, browser):
     out, _ = race
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                 "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # The driver is named, so Selenium Manager never looks for (or downloads) one.
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"),
-                              options=options)
-    try:
-        driver.get((out / "index.html").as_uri())
-        yield driver
-        # Whatever the test did, the console holds no error.
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-        assert errors == []
-    finally:
-        driver.quit()
+    browser.get((out / "index.html").as_uri())
+    return browser
 
 
 def show_all(driver):

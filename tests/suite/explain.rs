@@ -4,15 +4,12 @@
 //! boards), from the start and from a player's moves; and a walkthrough ends where the
 //! ladder's climb ends, at the level `grade` gives.
 
-use crate::common::{Case, extended_cases, paper_cases};
+use crate::common::{Case, every_tiling, extended_cases, label, paper_cases};
 use dominofit::backend::native::climb;
 use dominofit::backend::native::ladder::Rung;
-use dominofit::backend::sat::Sat;
-use dominofit::backend::{Backend, Budget, Status};
+use dominofit::backend::{Budget, Status};
 use dominofit::design::explain::{Outcome, Rule};
 use dominofit::design::{Walkthrough, explain, grade};
-use dominofit::driver::{self, Request};
-use dominofit::encode::Encoding;
 use dominofit::model::{Families, compile};
 use dominofit::puzzle::{Instance, Solution};
 
@@ -120,18 +117,6 @@ fn whole(instance: &Instance, given: &Solution) -> Walkthrough {
     explain(instance, given, usize::MAX, &Budget::default()).unwrap()
 }
 
-fn label(instance: &Instance) -> String {
-    format!(
-        "{} {}x{} blocked {:?} clues {:?}/{:?}",
-        instance.name,
-        instance.rows,
-        instance.cols,
-        instance.blocked,
-        instance.row_clues,
-        instance.col_clues
-    )
-}
-
 /// Every step of every walkthrough, from the start and from half of a tiling, holds in
 /// every tiling of every board of the exhaustive domain and the sampled larger masks;
 /// and the walkthrough from the start ends where the climb does.
@@ -188,19 +173,6 @@ fn every_step_holds_in_every_tiling_on_the_exhaustive_domain() {
     ] {
         assert!(rules.contains(rule), "{rule} never used: {rules:?}");
     }
-}
-
-/// Every tiling of a board by varisat on its raw clue sums.
-fn every_tiling(instance: &Instance) -> Vec<Solution> {
-    let request = Request {
-        limit: 0,
-        timeout: None,
-        families: Some(Families::RawSums),
-    };
-    let sat = Sat::varisat(Encoding::Totalizer);
-    let report = driver::run(instance, &sat as &dyn Backend, &request).unwrap();
-    assert!(report.complete, "{}", instance.name);
-    report.solutions
 }
 
 /// The game boards: every step holds in every tiling varisat finds, from the start and

@@ -5,14 +5,11 @@
 
 use std::collections::HashSet;
 
-use crate::common::{Case, extended_cases, paper_cases};
+use crate::common::{Case, every_tiling, extended_cases, label, paper_cases};
 use dominofit::backend::native::climb;
 use dominofit::backend::native::ladder::{Climb, Rung};
-use dominofit::backend::sat::Sat;
-use dominofit::backend::{Backend, Budget, Status};
+use dominofit::backend::{Budget, Status};
 use dominofit::design::grade;
-use dominofit::driver::{self, Request};
-use dominofit::encode::Encoding;
 use dominofit::model::{Families, Model, compile};
 use dominofit::puzzle::{Instance, Solution};
 
@@ -76,15 +73,7 @@ fn monotone(name: &str, weaker: &Climb, stronger: &Climb) {
 /// Climbs to every top rung, checking each climb against the tilings and the next.
 /// `(solved, refuted, pieces decided)` at the top rung.
 fn climb_all(instance: &Instance, tilings: &[Solution]) -> (bool, bool, usize) {
-    let name = format!(
-        "{} {}x{} blocked {:?} clues {:?}/{:?}",
-        instance.name,
-        instance.rows,
-        instance.cols,
-        instance.blocked,
-        instance.row_clues,
-        instance.col_clues
-    );
+    let name = label(instance);
     let plain = compile(instance, Families::AllQuotas);
     let coloured = compile(instance, Families::ColourSplits);
     if plain.infeasible.is_some() {
@@ -134,20 +123,6 @@ fn every_deduction_holds_in_every_tiling_on_the_exhaustive_domain() {
         solved > 100 && refuted > 100 && decided > 1000,
         "{solved} {refuted} {decided}"
     );
-}
-
-/// Every tiling of a board by varisat on its raw clue sums (no clue inversion, no
-/// quotas, none of the native engine's rules).
-fn every_tiling(instance: &Instance) -> Vec<Solution> {
-    let request = Request {
-        limit: 0,
-        timeout: None,
-        families: Some(Families::RawSums),
-    };
-    let sat = Sat::varisat(Encoding::Totalizer);
-    let report = driver::run(instance, &sat as &dyn Backend, &request).unwrap();
-    assert!(report.complete, "{}", instance.name);
-    report.solutions
 }
 
 /// The game boards (6×6 to 12×12, unique and not): every deduction of every rung holds

@@ -5,25 +5,10 @@
 
 use std::collections::HashSet;
 
-use dominofit::backend::sat::Sat;
-use dominofit::backend::{Backend, Status};
+use crate::common::every_tiling;
+use dominofit::backend::Status;
 use dominofit::design::shared;
-use dominofit::driver::{self, Request};
-use dominofit::encode::Encoding;
-use dominofit::model::Families;
 use dominofit::puzzle::{Instance, Solution};
-
-fn every_tiling(instance: &Instance) -> Vec<Solution> {
-    let request = Request {
-        limit: 0,
-        timeout: None,
-        families: Some(Families::RawSums),
-    };
-    let sat = Sat::varisat(Encoding::Totalizer);
-    let report = driver::run(instance, &sat as &dyn Backend, &request).unwrap();
-    assert!(report.complete, "{}", instance.name);
-    report.solutions
-}
 
 /// `change` leaves a board with exactly one tiling by the oracle, made from `instance`
 /// by blocking only the cells of pieces of one of its `tilings`, and lowering the clues

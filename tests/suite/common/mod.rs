@@ -12,6 +12,34 @@ use dominofit::driver::{self, Request};
 use dominofit::model::Families;
 use dominofit::puzzle::{Instance, Solution};
 
+/// A board in full, for a failure message: its name, size, holes and clues.
+pub fn label(instance: &Instance) -> String {
+    format!(
+        "{} {}x{} blocked {:?} clues {:?}/{:?}",
+        instance.name,
+        instance.rows,
+        instance.cols,
+        instance.blocked,
+        instance.row_clues,
+        instance.col_clues
+    )
+}
+
+/// Every tiling of a board by varisat on its raw clue sums (no clue inversion, no
+/// quotas, none of the native engine's rules): the oracle for boards too large for
+/// [`all_tilings`].
+pub fn every_tiling(instance: &Instance) -> Vec<Solution> {
+    let request = Request {
+        limit: 0,
+        timeout: None,
+        families: Some(Families::RawSums),
+    };
+    let sat = dominofit::backend::sat::Sat::varisat(dominofit::encode::Encoding::Totalizer);
+    let report = driver::run(instance, &sat as &dyn Backend, &request).unwrap();
+    assert!(report.complete, "{}", instance.name);
+    report.solutions
+}
+
 /// Every tiling of the open cells of a board by dominoes, ignoring clues. The first
 /// uncovered open cell in row-major order is covered by a piece starting there (its
 /// left and upper neighbours are taken), so every tiling is produced exactly once.
