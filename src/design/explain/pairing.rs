@@ -169,11 +169,13 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
             contradiction: false,
             reason: format!(
                 "The {} cells {set_words} can only be paired with the {} cells {near_words}, \
-                 so each of those is needed by them: the {} pieces joining one of those to \
-                 another cell are out.",
+                 so each of those is needed by them: {}.",
                 set.len(),
                 neighbours.len(),
-                rule_out.len()
+                match rule_out.len() {
+                    1 => "the piece joining one of those to another cell is out".to_string(),
+                    n => format!("the {n} pieces joining one of those to other cells are out"),
+                }
             ),
             rule_out,
             cells,
