@@ -53,9 +53,6 @@ pub(super) fn hint(args: HintArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;
     let instance = files::one_board(&args.file, &instances, args.instance.as_deref())?;
     let given = given(args.partial.as_deref())?;
-    if let Some(dir) = &args.proof {
-        files::check_output_dir(dir, &["hint.opb", "hint.pbp"])?;
-    }
     let walk = next_step(instance, &given, &budget(args.timeout))?;
     if let Some(path) = &args.svg {
         write_svg(instance, &walk, path)?;
@@ -85,11 +82,12 @@ pub(super) fn draw_hint(
 }
 
 /// The hint's step as a formula and a VeriPB proof in `dir`; a hint with no step has
-/// nothing to prove.
+/// nothing to prove, and `dir` is then left as it was.
 fn write_proof(instance: &Instance, walk: &Walkthrough, dir: &Path) -> Result<()> {
     let Some(step) = walk.steps.first() else {
         bail!("there is no step to prove: {}", ending(walk));
     };
+    files::check_output_dir(dir, &["hint.opb", "hint.pbp"])?;
     let proof = hint_proof(instance, &walk.given, &Solution::default(), step)?;
     files::write_atomically(&dir.join("hint.opb"), proof.formula.as_bytes())?;
     files::write_atomically(&dir.join("hint.pbp"), proof.proof.as_bytes())?;

@@ -341,16 +341,18 @@ fn hint_and_explain_on_the_command_line() {
         );
     }
 
-    // From the whole tiling: nothing left to do (and nothing to prove).
+    // From the whole tiling: nothing left to do (and nothing to prove, no directory made).
+    let unused = dir.path().join("unused");
     run(&[
         "hint",
         &board,
         &solution,
         "--proof",
-        proof_dir.to_str().unwrap(),
+        unused.to_str().unwrap(),
     ])
     .code(1)
     .stderr(contains("there is no step to prove"));
+    assert!(!unused.exists());
     run(&["hint", &board, &solution])
         .success()
         .stdout(contains("observed-8x8: solved: every cell is covered"));
