@@ -525,3 +525,24 @@ fn every_hint_is_a_derivation_veripb_checks() {
         assert!(rules.contains(rule), "{rule} never checked: {rules:?}");
     }
 }
+
+/// A walkthrough of a 256×256 board within a time limit: it stops at the limit (the
+/// pairing rule, whose work grows fastest, looks at the budget as it goes), keeps the
+/// steps found so far and exits 3.
+#[test]
+fn a_walkthrough_stops_at_its_time_limit() {
+    use assert_cmd::Command;
+    let giant = concat!(env!("CARGO_MANIFEST_DIR"), "/models/giant.jsonl");
+    let out = Command::cargo_bin("dominofit")
+        .unwrap()
+        .args(["explain", giant, "--instance", "planted-256x256-s6607-2"])
+        .args(["--format", "json", "--timeout", "0.5"])
+        .assert()
+        .code(3)
+        .get_output()
+        .stdout
+        .clone();
+    let walk: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(walk["outcome"], "stopped");
+    assert!(walk["steps"].is_array());
+}

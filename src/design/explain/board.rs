@@ -10,6 +10,10 @@ use crate::puzzle::{CellJson, Orientation, Piece, Solution};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Clash;
 
+/// The budget (a time limit, Ctrl-C) ran out before a rule finished: nothing is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stopped;
+
 /// The board as known at one moment.
 #[derive(Debug, Clone)]
 pub(super) struct Board<'m> {

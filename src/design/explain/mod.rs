@@ -30,7 +30,7 @@ mod trial;
 
 use below::below_trial;
 pub use board::piece_words;
-use board::{Board, Clash};
+use board::{Board, Clash, Stopped};
 use deduction::Deduction;
 pub use deduction::{HallSet, Rule, Step};
 pub use page::page;
@@ -151,7 +151,11 @@ pub fn explain(
             if steps.len() >= max_steps && !all_covered(&board) {
                 break Outcome::Paused;
             }
-            let found = match below_trial(&board) {
+            let below = match below_trial(&board, budget) {
+                Ok(below) => below,
+                Err(Stopped) => break Outcome::Stopped,
+            };
+            let found = match below {
                 Some(d) => Some(d),
                 None if all_covered(&board) => None,
                 None => match trial_refutes(&model, &board.known, budget) {
@@ -161,7 +165,13 @@ pub fn explain(
                             name: instance.name.clone(),
                         });
                     }
-                    Trial::Refuted(out) => out.first().map(|&p| trial::refute(&board, p)),
+                    Trial::Refuted(out) => match out.first() {
+                        None => None,
+                        Some(&p) => match trial::refute(&board, p, budget) {
+                            Ok(d) => Some(d),
+                            Err(Stopped) => break Outcome::Stopped,
+                        },
+                    },
                 },
             };
             let Some(deduction) = found else {

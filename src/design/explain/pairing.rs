@@ -15,10 +15,14 @@
 //! (Régin's filter finds the same pieces through strongly connected components), so
 //! the rule decides what the ladder's `pairs` rung decides.
 
-use super::board::Board;
+use super::board::{Board, Stopped};
 use super::counts::listed;
 use super::deduction::{Deduction, HallSet, Rule};
+use crate::backend::Budget;
 use crate::backend::native::ladder::Rung;
+
+/// How many cells or pieces between two looks at the budget.
+const BUDGET_STRIDE: u32 = 256;
 
 const NONE: u32 = u32::MAX;
 
@@ -31,7 +35,7 @@ struct Pairing {
 }
 
 impl Pairing {
-    fn new(board: &Board) -> Pairing {
+    fn new(board: &Board, budget: &Budget) -> Result<Pairing, Stopped> {
         let n = board.model.covers.len();
         let open: Vec<bool> = (0..n as u32).map(|k| !board.covered(k)).collect();
         let mut pairing = Pairing {
@@ -39,12 +43,15 @@ impl Pairing {
             open,
         };
         for k in 0..n as u32 {
+            if k.is_multiple_of(BUDGET_STRIDE) && budget.expired() {
+                return Err(Stopped);
+            }
             if pairing.open[k as usize] && even(board, k) {
                 let mut seen = vec![false; n];
                 pairing.augment(board, k, &mut seen);
             }
         }
-        pairing
+        Ok(pairing)
     }
 
     /// Kuhn's augmenting path from the unpaired even cell `x`.
@@ -109,8 +116,8 @@ fn other(board: &Board, p: u32, k: u32) -> u32 {
 
 /// The first conclusion of the pairing rule: the board's open cells cannot all be
 /// paired, or the pieces a tight set of cells rules out.
-pub(super) fn pairs(board: &Board) -> Option<Deduction> {
-    let pairing = Pairing::new(board);
+pub(super) fn pairs(board: &Board, budget: &Budget) -> Result<Option<Deduction>, Stopped> {
+    let pairing = Pairing::new(board, budget)?;
     let n = pairing.partner.len() as u32;
     if let Some(lone) =
         (0..n).find(|&k| pairing.open[k as usize] && pairing.partner[k as usize] == NONE)
@@ -134,9 +141,12 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
             cells: set,
             neighbours,
         });
-        return Some(found);
+        return Ok(Some(found));
     }
-    for p in board.with(None) {
+    for (i, p) in board.with(None).into_iter().enumerate() {
+        if (i as u32).is_multiple_of(BUDGET_STRIDE) && budget.expired() {
+            return Err(Stopped);
+        }
         let [a, b] = board.cells(p);
         let (x, y) = if even(board, a) { (a, b) } else { (b, a) };
         if pairing.partner[x as usize] == y {
@@ -162,7 +172,7 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
         let (near_words, near) = listed(board, &neighbours);
         cells.extend(near);
         cells.sort_unstable_by_key(|c| c.0);
-        return Some(Deduction {
+        return Ok(Some(Deduction {
             rung: Rung::Pairs,
             rule: Rule::Pairing,
             place: Vec::new(),
@@ -183,7 +193,7 @@ pub(super) fn pairs(board: &Board) -> Option<Deduction> {
                 cells: set,
                 neighbours,
             }],
-        });
+        }));
     }
-    None
+    Ok(None)
 }

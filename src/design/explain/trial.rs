@@ -6,11 +6,13 @@
 
 use super::below::below_trial;
 use super::board::Board;
+use super::board::Stopped;
 use super::deduction::{Deduction, Rule};
+use crate::backend::Budget;
 use crate::backend::native::ladder::Rung;
 
 /// The deduction ruling out `p`, which the ladder's trial refuted from `board`.
-pub(super) fn refute(board: &Board, p: u32) -> Deduction {
+pub(super) fn refute(board: &Board, p: u32, budget: &Budget) -> Result<Deduction, Stopped> {
     let mut supposed = board.clone();
     let mut forced = 0usize;
     let mut cells: Vec<_> = board.piece_cells(p).to_vec();
@@ -19,7 +21,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
         "it overlaps a piece already placed".to_string()
     } else {
         loop {
-            match below_trial(&supposed) {
+            match below_trial(&supposed, budget)? {
                 Some(d) if d.contradiction => {
                     cells.extend(d.cells.iter().copied());
                     hall_sets.extend(d.hall_sets);
@@ -51,7 +53,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
     };
     cells.sort_unstable_by_key(|c| c.0);
     cells.dedup();
-    Deduction {
+    Ok(Deduction {
         rung: Rung::Trial,
         rule: Rule::Trial,
         place: Vec::new(),
@@ -64,7 +66,7 @@ pub(super) fn refute(board: &Board, p: u32) -> Deduction {
         ),
         cells,
         hall_sets,
-    }
+    })
 }
 
 /// `s` with its first letter in lower case (a sentence continued after a colon).
