@@ -43,10 +43,7 @@ fn board_and_moves(
 }
 
 fn budget(timeout: Option<f64>) -> PyResult<Budget<'static>> {
-    Ok(Budget {
-        deadline: seconds(timeout)?.map(|t| std::time::Instant::now() + t),
-        ..Budget::default()
-    })
+    Ok(Budget::with_timeout(seconds(timeout)?))
 }
 
 /// The `hint --format json` object: at most one step from the pieces in `partial`.

@@ -6,13 +6,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Resources a query may use.
-#[derive(Clone, Default)]
+///
+/// Made only by [`Budget::until`] (or [`Budget::with_timeout`]), which takes the stop
+/// flag of the call running on this thread, so that no budget made inside a call can
+/// forget the Ctrl-C of the host that made the call (the Python package stops one call,
+/// not the process). Flags of its own (a portfolio's "another member decided") are added
+/// beside it with [`Budget::stopped_also_by`], never instead of it.
+#[derive(Clone)]
 pub struct Budget<'a> {
     /// When the query must end; `None`: no time limit.
     pub deadline: Option<Instant>,
-    /// Raised when the answer is no longer wanted: a portfolio member stops when another
-    /// member has decided.
-    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Raised when the answer is no longer wanted: the caller's Ctrl-C in a host that
+    /// stops calls one at a time, or a portfolio member's "another member decided".
+    pub(crate) stops: smallvec::SmallVec<[Arc<AtomicBool>; 2]>,
     /// Called at every look at the budget. The portfolio's first member runs in the
     /// caller's thread and starts the other members from here once its head start is
     /// over, so that the head start is not work thrown away.
@@ -74,7 +80,7 @@ impl std::fmt::Debug for Budget<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Budget")
             .field("deadline", &self.deadline)
-            .field("stop", &self.stop)
+            .field("stops", &self.stops)
             .field("on_check", &self.on_check.is_some())
             .field("beside", &self.beside)
             .finish()
@@ -82,18 +88,51 @@ impl std::fmt::Debug for Budget<'_> {
 }
 
 impl Budget<'_> {
-    /// A budget whose deadline is `timeout` from now, stopped also by the stop flag of
+    /// A budget that ends at `deadline` (`None`: never), stopped also by the stop flag of
     /// the call running on this thread, if its host set one
-    /// ([`crate::interrupt::with_call_stop`]); a timeout too long to represent means no
-    /// deadline.
-    pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
+    /// ([`crate::interrupt::with_call_stop`]). Make it on the thread of the call, before
+    /// handing it to other threads: they do not see the call's flag themselves.
+    pub fn until(deadline: Option<Instant>) -> Budget<'static> {
         Budget {
-            // A deadline too far to represent is no deadline.
-            deadline: timeout.and_then(|t| Instant::now().checked_add(t)),
-            stop: crate::interrupt::call_stop(),
+            deadline,
+            stops: crate::interrupt::call_stop().into_iter().collect(),
             on_check: None,
             beside: None,
         }
+    }
+
+    /// A budget whose deadline is `timeout` from now ([`Budget::until`]); a timeout too
+    /// long to represent means no deadline.
+    pub fn with_timeout(timeout: Option<Duration>) -> Budget<'static> {
+        Budget::until(timeout.and_then(|t| Instant::now().checked_add(t)))
+    }
+
+    /// No deadline, stopped only by Ctrl-C (and the call's stop flag).
+    pub fn unlimited() -> Budget<'static> {
+        Budget::until(None)
+    }
+
+    /// This budget, stopped also when `flag` is raised.
+    #[must_use]
+    pub fn stopped_also_by(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stops.push(flag);
+        self
+    }
+
+    /// This budget with its deadline at `deadline` if that comes sooner.
+    #[must_use]
+    pub fn ending_by(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = match (self.deadline, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+
+    /// The time left before the deadline (`None`: no deadline; zero once it passed).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
@@ -109,11 +148,7 @@ impl Budget<'_> {
         if let Some(on_check) = &self.on_check {
             on_check();
         }
-        crate::interrupt::requested()
-            || self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        crate::interrupt::requested() || self.stops.iter().any(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -185,6 +220,37 @@ mod tests {
         slot.wait_until_free();
         assert!(!shared.busy());
         assert!(shared.take().is_some());
+    }
+
+    /// A budget made inside a call carries the call's stop flag, and a flag added beside
+    /// it does not replace it.
+    #[test]
+    fn every_budget_made_in_a_call_stops_with_it() {
+        let call = Arc::new(AtomicBool::new(false));
+        let own = Arc::new(AtomicBool::new(false));
+        let budget = crate::interrupt::with_call_stop(call.clone(), || {
+            Budget::until(None).stopped_also_by(own.clone())
+        });
+        assert!(!budget.stopped());
+        call.store(true, Ordering::SeqCst);
+        assert!(budget.stopped(), "the call's flag stops it");
+        call.store(false, Ordering::SeqCst);
+        own.store(true, Ordering::SeqCst);
+        assert!(budget.stopped(), "its own flag stops it too");
+        assert!(
+            !Budget::unlimited().stopped(),
+            "outside a call, only Ctrl-C stops a budget"
+        );
+    }
+
+    #[test]
+    fn the_sooner_deadline_wins() {
+        let now = Instant::now();
+        let later = now + Duration::from_secs(60);
+        let budget = Budget::until(Some(later)).ending_by(Some(now));
+        assert_eq!(budget.deadline, Some(now));
+        assert_eq!(Budget::until(None).ending_by(Some(later)).deadline, Some(later));
+        assert_eq!(Budget::until(Some(now)).ending_by(None).deadline, Some(now));
     }
 
     #[test]

@@ -145,7 +145,7 @@ pub fn main(
         out.write_all(b"\n")?;
         out.flush()
     };
-    let solved = solver.solve(&model, task.limit, &Budget::default(), &mut |ids| {
+    let solved = solver.solve(&model, task.limit, &Budget::unlimited(), &mut |ids| {
         if let Err(e) = say(&mut out, &Said::Found(ids.to_vec())) {
             broken = Some(e);
             return Control::Stop;

@@ -10,7 +10,7 @@ use super::files;
 use super::say::say;
 use dominofit::backend::Budget;
 use dominofit::certify::pb::hint::hint_proof;
-use dominofit::design::explain::{Outcome, Step, page};
+use dominofit::design::explain::{Outcome, Step, page, piece_words};
 use dominofit::design::{Walkthrough, explain as walk, hint as next_step};
 use dominofit::escape::terminal;
 use dominofit::puzzle::parse::{read_instances, read_solutions};
@@ -35,10 +35,7 @@ fn given(partial: Option<&str>) -> Result<Solution> {
 }
 
 fn budget(timeout: Option<std::time::Duration>) -> Budget<'static> {
-    Budget {
-        deadline: timeout.map(|t| std::time::Instant::now() + t),
-        ..Budget::default()
-    }
+    Budget::with_timeout(timeout)
 }
 
 fn exit(walk: &Walkthrough) -> ExitCode {
@@ -74,7 +71,7 @@ pub(super) fn draw_hint(
     partial: Option<&str>,
     svg: Option<&Path>,
 ) -> Result<ExitCode> {
-    let walk = next_step(instance, &given(partial)?, &Budget::default())?;
+    let walk = next_step(instance, &given(partial)?, &Budget::unlimited())?;
     if let Some(path) = svg {
         write_svg(instance, &walk, path)?;
     }
@@ -143,6 +140,16 @@ fn ending(walk: &Walkthrough) -> String {
             None => "solved: every cell is covered".to_string(),
         },
         Outcome::NoTiling => "no tiling: the last step shows the position has none".to_string(),
+        Outcome::WrongMoves => match walk.take_back.pieces().next() {
+            Some(piece) => format!(
+                "no tiling has all the pieces placed: no tiling with the others has {}; \
+                 take it back",
+                piece_words(&piece)
+            ),
+            None => "no tiling has all the pieces placed (no one of them alone is to blame); \
+                     take some back"
+                .to_string(),
+        },
         Outcome::Stuck => format!(
             "stuck: no rule of the ladder decides anything more, with {} pieces open \
              (the board needs search, or has several tilings)",

@@ -107,23 +107,21 @@ pub enum GradeError {
     },
 }
 
-/// Grades `instance`: its uniqueness by the native search within `timeout`, then one
-/// climb of the ladder, within the same time limit again. A climb stopped by it (or by Ctrl-C) leaves the board `unknown`,
-/// with no level.
+/// Grades `instance`: its uniqueness by the native search, then one climb of the
+/// ladder, the two within one `timeout` (a user who says ten seconds means ten seconds
+/// for the whole grade). A climb stopped by it (or by Ctrl-C) leaves the board
+/// `unknown`, with no level.
 ///
 /// # Errors
 /// The search failed, or (a bug) the ladder placed a tiling that breaks the rules.
 pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, GradeError> {
+    let budget = Budget::with_timeout(timeout);
     let request = Request {
         limit: 2,
-        timeout,
+        timeout: budget.remaining(),
         families: None,
     };
     let mut status = driver::run(instance, &Native::default(), &request)?.status;
-    let budget = Budget {
-        deadline: timeout.map(|t| std::time::Instant::now() + t),
-        ..Budget::default()
-    };
     let plain = model::compile(instance, Families::AllQuotas);
     let coloured = model::compile(instance, Families::ColourSplits);
     // One climb to the top rung is enough: it always applies the weakest rung that

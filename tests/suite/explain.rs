@@ -70,7 +70,7 @@ fn agrees_with_the_climb(name: &str, instance: &Instance, walk: &Walkthrough) {
         return;
     }
     let coloured = compile(instance, Families::ColourSplits);
-    let climbed = climb(&plain, &coloured, Rung::Trial, &Budget::default());
+    let climbed = climb(&plain, &coloured, Rung::Trial, &Budget::unlimited());
     assert_eq!(
         walk.outcome == Outcome::Solved,
         climbed.solved,
@@ -114,7 +114,7 @@ fn half(tiling: &Solution) -> Solution {
 }
 
 fn whole(instance: &Instance, given: &Solution) -> Walkthrough {
-    explain(instance, given, usize::MAX, &Budget::default()).unwrap()
+    explain(instance, given, usize::MAX, &Budget::unlimited()).unwrap()
 }
 
 /// Every step of every walkthrough, from the start and from half of a tiling, holds in

@@ -86,7 +86,7 @@ fn climb_all(instance: &Instance, tilings: &[Solution]) -> (bool, bool, usize) {
     let sets: Vec<HashSet<u32>> = tilings.iter().map(|t| ids(&plain, t)).collect();
     let mut previous: Option<Climb> = None;
     for top in Rung::ALL {
-        let now = climb(&plain, &coloured, top, &Budget::default());
+        let now = climb(&plain, &coloured, top, &Budget::unlimited());
         sound(&format!("{name} up to {}", top.name()), &now, &sets);
         if let Some(weaker) = &previous {
             monotone(&format!("{name} up to {}", top.name()), weaker, &now);

@@ -14,7 +14,7 @@ use dominofit::driver::{self, Request};
 /// Every tiling the path finds, decoded and sorted, and how its search ended.
 fn small_tilings(board: &Board, limit: usize) -> (Vec<Solution>, Ending) {
     let mut found = Vec::new();
-    let outcome = board.search(limit, &Budget::default(), &mut |v, h| {
+    let outcome = board.search(limit, &Budget::unlimited(), &mut |v, h| {
         found.push(board.decode(v, h));
         Control::Continue
     });
@@ -248,7 +248,7 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
         };
         let outcome = board
             .with_failure_cap(0)
-            .search(0, &Budget::default(), &mut |_, _| Control::Continue);
+            .search(0, &Budget::unlimited(), &mut |_, _| Control::Continue);
         if outcome.ending == Ending::Capped {
             gave_up += 1;
             let a = driver::run(&case.instance, &impatient, &request(0)).unwrap();
@@ -267,7 +267,7 @@ fn a_board_the_path_gives_up_on_is_answered_by_the_general_engine() {
         assert_eq!(b.status, Status::Sat);
         let outcome = Board::compile(&board).unwrap().with_failure_cap(0).search(
             1,
-            &Budget::default(),
+            &Budget::unlimited(),
             &mut |_, _| Control::Continue,
         );
         if outcome.ending == Ending::Capped {

@@ -223,17 +223,13 @@ impl Backend for Portfolio {
                 message: "no member ran".to_string(),
             });
         }
+        let decided = Arc::new(AtomicBool::new(false));
         let member_budget = Budget {
-            deadline: budget.deadline,
-            stop: Some(Arc::new(AtomicBool::new(false))),
             on_check: None,
             beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
+            ..budget.clone().stopped_also_by(decided.clone())
         };
-        let stop_all = || {
-            if let Some(flag) = &member_budget.stop {
-                flag.store(true, Ordering::SeqCst);
-            }
-        };
+        let stop_all = || decided.store(true, Ordering::SeqCst);
         let (tx, rx) = std::sync::mpsc::channel::<Finish>();
         let started = AtomicBool::new(false);
         let spawned = std::sync::atomic::AtomicUsize::new(0);

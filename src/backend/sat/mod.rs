@@ -275,10 +275,9 @@ mod cadical {
         // The terminator must own what it reads: the deadline and the stop flag, not a
         // portfolio's start hook (a first member started the others from it).
         let budget = Budget {
-            deadline: budget.deadline,
-            stop: budget.stop.clone(),
             on_check: None,
             beside: None,
+            ..budget.clone()
         };
         solver.attach_terminator(move || {
             if budget.expired() {

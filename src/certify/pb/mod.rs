@@ -73,6 +73,8 @@ pub fn prove_by_any(
     let model = model::compile(instance, Families::ColourSplits);
     let [only] = members else {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // Made on the caller's thread, so that every member stops with the call.
+        let call = Budget::until(deadline);
         // One LP beside the searches, as in a portfolio: they would solve the same one.
         let beside = crate::backend::Beside::default();
         let paths: Vec<std::path::PathBuf> = (0..members.len())
@@ -84,13 +86,12 @@ pub fn prove_by_any(
                 .zip(&paths)
                 .map(|(&options, path)| {
                     let (stop, model, ruled_out) = (stop.clone(), &model, &ruled_out);
+                    let call = &call;
                     let beside = beside.clone();
                     scope.spawn(move || {
                         let budget = Budget {
-                            deadline,
-                            stop: Some(stop.clone()),
                             beside: Some(beside),
-                            ..Budget::default()
+                            ..call.clone().stopped_also_by(stop.clone())
                         };
                         let proved = prove_member(
                             instance,
@@ -136,10 +137,7 @@ pub fn prove_by_any(
         }
         return kept.unwrap_or_else(|| Err(ProveError::Failed("no member ran".into())));
     };
-    let budget = Budget {
-        deadline,
-        ..Budget::default()
-    };
+    let budget = Budget::until(deadline);
     prove_member(
         instance,
         &model,

@@ -34,9 +34,8 @@ pub(in crate::cli) struct GradeArgs {
     /// object per board and line (see `dominofit schema grade`).
     #[arg(long, value_enum, default_value = "text")]
     pub(in crate::cli) format: GradeFormat,
-    /// Time limit in seconds of each board's uniqueness check, and again of its climb of
-    /// the ladder; a board either leaves undecided is `unknown` (exit 3). Ctrl-C stops
-    /// both.
+    /// Time limit in seconds for each board, shared by its uniqueness check and its
+    /// climb of the ladder; a board either leaves undecided is `unknown` (exit 3).
     #[arg(long, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,
 }

@@ -14,16 +14,17 @@
 
 use serde::Serialize;
 
-use crate::backend::Budget;
+use crate::backend::{BackendError, Budget};
 use crate::backend::native::ladder::{Rung, Trial};
 use crate::backend::native::trial_refutes;
 use crate::model::{self, Families};
-use crate::puzzle::{Instance, Solution};
+use crate::puzzle::{Instance, Orientation, Piece, Solution};
 
 mod below;
 mod board;
 mod counts;
 mod deduction;
+mod moves;
 mod page;
 mod pairing;
 mod trial;
@@ -32,6 +33,7 @@ use below::below_trial;
 pub use board::piece_words;
 use board::{Board, Clash, Stopped};
 use deduction::Deduction;
+use moves::{Extends, extends, to_take_back};
 pub use deduction::{HallSet, Rule, Step};
 pub use page::page;
 
@@ -43,6 +45,10 @@ pub enum Outcome {
     Solved,
     /// A step showed that what is known has no tiling.
     NoTiling,
+    /// The moves given extend to no tiling of the board (which has one): no step is
+    /// taken, since every step would build on them; `take_back` names a move that no
+    /// tiling with the others has, where there is one.
+    WrongMoves,
     /// No rule of the ladder decides anything more: the board needs search (or has
     /// several tilings).
     Stuck,
@@ -61,6 +67,12 @@ pub struct Walkthrough {
     pub outcome: Outcome,
     /// The pieces it started from (a player's moves; empty from the start).
     pub given: Solution,
+    /// Whether the moves given extend to a tiling, by the complete search; `null` when no
+    /// move was given or the search did not finish within its share of the time.
+    pub moves_extend: Option<bool>,
+    /// A move to take back: one that no tiling with the other moves has (empty unless
+    /// the outcome is `wrong_moves` and one move alone is to blame).
+    pub take_back: Solution,
     /// The deductions, in order.
     pub steps: Vec<Step>,
     /// The pieces placed at the end, given ones included (the tiling when solved).
@@ -92,6 +104,17 @@ pub enum ExplainError {
         /// The piece, in words.
         piece: String,
     },
+    /// A piece is given more than once.
+    #[error("{piece} is given twice for `{name}`")]
+    Repeated {
+        /// The board.
+        name: String,
+        /// The piece, in words.
+        piece: String,
+    },
+    /// The search that checks whether the moves extend to a tiling failed.
+    #[error(transparent)]
+    Search(#[from] BackendError),
     /// The ladder's trial and the rules below it disagree about a state (a bug):
     /// reported, never explained.
     #[error(
@@ -117,6 +140,24 @@ pub fn explain(
 ) -> Result<Walkthrough, ExplainError> {
     let model = model::compile(instance, Families::ColourSplits);
     let mut board = Board::new(&model);
+    let moves: Vec<Piece> = given.pieces().collect();
+    for (list, orientation) in [
+        (&given.vertical, Orientation::Vertical),
+        (&given.horizontal, Orientation::Horizontal),
+    ] {
+        // Kept sorted, so a piece given twice lies twice in a row.
+        if let Some(twice) = list.windows(2).find(|w| w[0] == w[1]) {
+            let (row, col) = twice[0];
+            return Err(ExplainError::Repeated {
+                name: instance.name.clone(),
+                piece: piece_words(&Piece {
+                    row,
+                    col,
+                    orientation,
+                }),
+            });
+        }
+    }
     for piece in given.pieces() {
         let words = || piece_words(&piece);
         let p = model
@@ -135,6 +176,28 @@ pub fn explain(
     }
     let mut steps: Vec<Step> = Vec::new();
     let mut hardest: Option<Rung> = None;
+    let (mut moves_extend, mut take_back) = (None, Solution::default());
+    if model.infeasible.is_none() && !moves.is_empty() {
+        match check_moves(instance, &moves, budget)? {
+            Checked::Extend => moves_extend = Some(true),
+            Checked::Undecided => {}
+            Checked::BoardHasNone => moves_extend = Some(false),
+            Checked::Wrong(piece) => {
+                take_back = Solution::from_pieces(piece);
+                return Ok(Walkthrough {
+                    name: instance.name.clone(),
+                    outcome: Outcome::WrongMoves,
+                    given: given.clone(),
+                    moves_extend: Some(false),
+                    take_back,
+                    steps,
+                    placed: board.placed(),
+                    open_pieces: board.with(None).len() as u32,
+                    hardest: None,
+                });
+            }
+        }
+    }
     let all_covered = |b: &Board| (0..b.model.covers.len() as u32).all(|k| b.covered(k));
     let outcome = if let Some(why) = &model.infeasible {
         hardest = Some(Rung::Singles);
@@ -197,10 +260,54 @@ pub fn explain(
         name: instance.name.clone(),
         outcome,
         given: given.clone(),
+        moves_extend,
+        take_back,
         steps,
         placed: board.placed(),
         open_pieces: board.with(None).len() as u32,
         hardest: hardest.map(|r| r.name().to_string()),
+    })
+}
+
+/// What the check of a player's moves found.
+enum Checked {
+    /// Some tiling has them all.
+    Extend,
+    /// The search did not finish within its share of the time.
+    Undecided,
+    /// No tiling has them, and none has the board either: the walkthrough shows why.
+    BoardHasNone,
+    /// No tiling has them all, though the board has one; the move to take back, where
+    /// one alone is to blame.
+    Wrong(Option<Piece>),
+}
+
+/// The longest the check of a player's moves may take when the walkthrough has no time
+/// limit: past it the steps are given unchecked (they follow from the moves all the
+/// same), rather than a hint waiting as long as solving a board of a million cells.
+const CHECK_WITHOUT_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Whether `moves` extend to a tiling of `instance`, within half of what is left of
+/// `budget` (the rest is the walkthrough's).
+fn check_moves(
+    instance: &Instance,
+    moves: &[Piece],
+    budget: &Budget,
+) -> Result<Checked, BackendError> {
+    let share = budget.remaining().map_or(CHECK_WITHOUT_LIMIT, |left| left / 2);
+    let budget = budget
+        .clone()
+        .ending_by(std::time::Instant::now().checked_add(share));
+    Ok(match extends(instance, moves, &budget)? {
+        Extends::Yes => Checked::Extend,
+        Extends::Undecided => Checked::Undecided,
+        Extends::No => match to_take_back(instance, moves, &budget)? {
+            Some(piece) => Checked::Wrong(Some(piece)),
+            None => match extends(instance, &[], &budget)? {
+                Extends::No => Checked::BoardHasNone,
+                Extends::Yes | Extends::Undecided => Checked::Wrong(None),
+            },
+        },
     })
 }
 

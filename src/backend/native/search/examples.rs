@@ -158,7 +158,7 @@ pub fn hall_sets_at_root(model: &Model) -> Vec<Inference> {
     let candidates: Vec<u32> = (0..search.active.len() as u32)
         .filter(|&p| search.active[p as usize])
         .collect();
-    let _ = search.apply_matching(&Budget::default());
+    let _ = search.apply_matching(&Budget::unlimited());
     search
         .trace
         .0

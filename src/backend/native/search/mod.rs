@@ -106,7 +106,7 @@ mod tests {
         search.mark_root_for_farkas();
         // Due at once, as if the search had failed often enough.
         search.lp_due_at = 0;
-        search.start_farkas_when_due(&crate::backend::Budget::default());
+        search.start_farkas_when_due(&crate::backend::Budget::unlimited());
         assert!(search.lp.is_some());
         let mut refuted = false;
         while search.lp.is_some() {
@@ -318,7 +318,7 @@ mod tests {
                     crate::backend::Control::Stop
                 }
             };
-            let budget = crate::backend::Budget::default();
+            let budget = crate::backend::Budget::unlimited();
             Search::traced(&layout, options, Capture(Kinds(counts))).run(2, &budget, &mut sink);
             found
         }

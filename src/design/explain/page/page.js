@@ -100,6 +100,7 @@ function draw() {
 const ENDINGS = {
   solved: "Solved: every cell is covered.",
   no_tiling: "No tiling: the last step shows the position has none.",
+  wrong_moves: "No tiling has all the pieces placed: take some back.",
   stuck: "Stuck: no rule of the ladder decides anything more (the board needs search, or has several tilings).",
   paused: "More steps follow.",
   stopped: "Stopped by the time limit.",
