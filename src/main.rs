@@ -33,8 +33,12 @@ fn main() -> ExitCode {
     let _ = ctrlc::set_handler(|| {
         static SEEN: AtomicBool = AtomicBool::new(false);
         let again = SEEN.swap(true, Ordering::SeqCst);
+        let ends_now = again || !interrupt::graceful();
+        if ends_now {
+            interrupt::silence_stdout();
+        }
         interrupt::request();
-        if again || !interrupt::graceful() {
+        if ends_now {
             cli::say!("interrupted");
             interrupt::exit(130);
         }

@@ -349,7 +349,58 @@ print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), l
     assert lines[1] == "unique"
 
 
-def test_version_is_the_cli_version():
+# Calls that run long on a 256x256 paper-protocol board with no time limit: each is
+# interrupted by SIGINT after a second.
+LONG_CALLS = {
+    "solve": "dominofit.solve(board, limit=1)",
+    "grade": "dominofit.grade(board)",
+    "hint": "dominofit.hint(board, move)",
+    "explain": "dominofit.explain(board)",
+    "shared": "dominofit.shared(board)",
+    "generate": "list(dominofit.generate(256, 256, kind='unique', timeout=600))",
+}
+
+
+@pytest.mark.parametrize("call", sorted(LONG_CALLS))
+def test_ctrl_c_stops_every_long_call(tmp_path, call):
+    """SIGINT a second into a long call with no time limit raises KeyboardInterrupt
+    within half a second (asserted with room for a loaded machine), and leaves no
+    process and no temporary file; the interpreter then answers the next call."""
+    script = f"""
+import json, os, pathlib, signal, threading, time
+import dominofit
+board = next(json.loads(line) for line in open({str(MODELS / "paper.jsonl")!r})
+             if json.loads(line)["rows"] == 256)
+blocked = {{tuple(cell) for cell in board["blocked"]}}
+col = next(c for c in range(1, 256) if (1, c) not in blocked and (1, c + 1) not in blocked)
+move = {{"vertical": [], "horizontal": [[1, col]]}}
+signalled = []
+def interrupt():
+    signalled.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(1.0, interrupt).start()
+try:
+    {LONG_CALLS[call]}
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted after", round(time.monotonic() - signalled[0], 3))
+print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), limit=2)["status"])
+"""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, TMPDIR=str(scratch)))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("interrupted after"), done.stdout
+    print(call, lines[0])
+    assert float(lines[0].split()[-1]) < 2.0, lines[0]
+    assert lines[1] == "unique"
+    assert processes_naming(scratch) == []
+    assert list(scratch.iterdir()) == []
+
+
+def test_version_is_the_cli_version():def test_version_is_the_cli_version():
     assert cli("--version").stdout.split()[-1] == dominofit.__version__
 
 

@@ -249,7 +249,10 @@ mod tests {
         let later = now + Duration::from_secs(60);
         let budget = Budget::until(Some(later)).ending_by(Some(now));
         assert_eq!(budget.deadline, Some(now));
-        assert_eq!(Budget::until(None).ending_by(Some(later)).deadline, Some(later));
+        assert_eq!(
+            Budget::until(None).ending_by(Some(later)).deadline,
+            Some(later)
+        );
         assert_eq!(Budget::until(Some(now)).ending_by(None).deadline, Some(now));
     }
 

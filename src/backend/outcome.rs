@@ -8,10 +8,10 @@ use serde::Serialize;
 /// `count` to count beyond it).
 pub const MAX_STORED_SOLUTIONS: usize = 1_000_000;
 
-/// Most pieces, over all the solutions `run` keeps, of boards beyond the small-board
-/// path: the memory they take is bounded before the search starts (a 128×128 tiling
-/// has 8,192 pieces, and a million of them did not fit), and so is the time to decode
-/// and verify them after the search stops.
+/// Most pieces, over all the solutions `run` keeps, on every path (the small-board one
+/// included): the memory they take is bounded before the search starts (a 128×128
+/// tiling has 8,192 pieces, and a million of them did not fit), and so is the time to
+/// decode, verify and print them after the search stops.
 pub const MAX_STORED_PIECES: usize = 8_000_000;
 
 /// Whether `solutions` tilings of `pieces` pieces in all fill what `run` keeps.

@@ -139,15 +139,62 @@ impl Checker {
         if accepted {
             return Ok(Ok(()));
         }
-        let said = run
-            .stdout
-            .lines()
-            .chain(run.stderr.lines())
-            .map(str::trim)
-            .rfind(|l| !l.is_empty())
-            .unwrap_or("no verdict")
-            .to_string();
-        Ok(Err(crate::escape::terminal(&said)))
+        let verdict = match self.system {
+            ProofSystem::Drat => "s VERIFIED",
+            ProofSystem::Veripb => "s VERIFIED UNSATISFIABLE",
+        };
+        if said(verdict) && !said("s NOT VERIFIED") {
+            // It said yes, and its exit status said otherwise: say which.
+            use std::os::unix::process::ExitStatusExt;
+            let how = match run.status {
+                Some(status) => match (status.code(), status.signal()) {
+                    (Some(code), _) => format!("exited with status {code}"),
+                    (None, Some(signal)) => format!("was killed by signal {signal}"),
+                    (None, None) => "ended abnormally".to_string(),
+                },
+                None => "left no exit status".to_string(),
+            };
+            return Ok(Err(format!("it printed `{verdict}` but {how}")));
+        }
+        Ok(Err(crate::escape::terminal(&last_words(
+            &run.stdout,
+            &run.stderr,
+        ))))
+    }
+}
+
+/// The reason a checker gives for a rejection: its last words. A parse error (VeriPB's)
+/// ends with the offending line and carets under it, so the reason is the line above
+/// those two, shown with the offending line.
+fn last_words(stdout: &str, stderr: &str) -> String {
+    let lines: Vec<&str> = (stdout.lines().chain(stderr.lines()))
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let Some(&last) = lines.last() else {
+        return "no verdict".to_string();
+    };
+    let k = lines.len() - 1;
+    let carets = last.trim().chars().all(|c| c == '^' || c == '~');
+    if carets && k >= 2 {
+        return format!("{} (in `{}`)", lines[k - 2].trim(), lines[k - 1].trim());
+    }
+    last.trim().to_string()
+}
+
+#[cfg(test)]
+mod last_words_tests {
+    use super::last_words;
+
+    #[test]
+    fn a_parse_error_is_the_line_above_the_carets() {
+        let err = "Error: Expected ';' at line 3 col 7.\nrup 1 x1 >= 1\n      ^\n";
+        assert_eq!(
+            last_words("", err),
+            "Error: Expected ';' at line 3 col 7. (in `rup 1 x1 >= 1`)"
+        );
+        assert_eq!(last_words("s NOT VERIFIED\n", ""), "s NOT VERIFIED");
+        assert_eq!(last_words("", "\n\n"), "no verdict");
     }
 }
 

@@ -13,7 +13,7 @@ use dominofit::certify::pb::hint::hint_proof;
 use dominofit::design::explain::{Outcome, Step, page, piece_words};
 use dominofit::design::{Walkthrough, explain as walk, hint as next_step};
 use dominofit::escape::terminal;
-use dominofit::puzzle::parse::{read_instances, read_solutions};
+use dominofit::puzzle::parse::{InputError, read_instances, read_solutions};
 use dominofit::puzzle::svg::{Marks, marked_svg};
 use dominofit::puzzle::{Instance, Solution};
 use std::path::Path;
@@ -23,7 +23,15 @@ fn given(partial: Option<&str>) -> Result<Solution> {
     let Some(file) = partial else {
         return Ok(Solution::default());
     };
-    let solutions = read_solutions(file)?;
+    let solutions = match read_solutions(file) {
+        Err(InputError::Empty { .. }) => bail!(
+            "{} holds no pieces; give the pieces placed so far as one solution object \
+             (`{{\"vertical\": [], \"horizontal\": []}}` for none), or leave PARTIAL out \
+             to start from the beginning",
+            terminal(file)
+        ),
+        read => read?,
+    };
     match <[_; 1]>::try_from(solutions) {
         Ok([one]) => Ok(one),
         Err(many) => bail!(
@@ -156,7 +164,7 @@ fn ending(walk: &Walkthrough) -> String {
             walk.open_pieces
         ),
         Outcome::Paused => "more steps follow".to_string(),
-        Outcome::Stopped => "stopped by the time limit or Ctrl-C".to_string(),
+        Outcome::Stopped => "stopped by the time limit".to_string(),
     }
 }
 

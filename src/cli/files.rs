@@ -150,6 +150,12 @@ pub fn one_file_per_board(instances: &[Instance], suffix: &str) -> Result<Vec<St
 /// that none of `names` in it is something a file cannot replace, before any long work
 /// whose results would go there.
 pub fn check_output_dir(dir: &Path, names: &[&str]) -> Result<()> {
+    if !dir.exists() && std::fs::symlink_metadata(dir).is_ok() {
+        bail!(
+            "{} is a symbolic link to a path that does not exist",
+            shown(dir)
+        );
+    }
     if dir.exists() && !dir.is_dir() {
         bail!("{} exists and is not a directory", shown(dir));
     }

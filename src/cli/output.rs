@@ -54,7 +54,9 @@ pub fn solve_text(instance: &Instance, report: &Report) -> String {
         _ => {}
     }
     out.push('\n');
-    if report.solutions.is_empty() {
+    // The board with its clues, beside the reason it has no tiling; an undecided board
+    // shows nothing new (and a large one would be pages of drawing).
+    if report.solutions.is_empty() && report.status == dominofit::backend::Status::Unsat {
         out.push_str(&super::show::picture(instance, None));
     }
     let many = report.solutions.len() > 1;

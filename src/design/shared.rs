@@ -74,9 +74,9 @@ pub enum SharedError {
     Backend(#[from] BackendError),
 }
 
-/// The tilings of `instance`, enumerated up to `cap` within `timeout`, and what they
-/// share; for a board with several, a hole that makes it unique, tried for at most
-/// `tries` pieces within the same time limit again.
+/// The tilings of `instance`, enumerated up to `cap`, and what they share; for a board
+/// with several, a hole that makes it unique, tried for at most `tries` pieces; the two
+/// within one `timeout`.
 ///
 /// # Errors
 /// The search failed.
@@ -86,6 +86,7 @@ pub fn shared(
     tries: usize,
     timeout: Option<Duration>,
 ) -> Result<Shared, SharedError> {
+    let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
     let request = Request {
         limit: cap.max(2),
         timeout,
@@ -121,10 +122,7 @@ pub fn shared(
             .collect()
     };
     let change = match (status, tilings.first()) {
-        (Status::Multiple, Some(first)) => {
-            let deadline = timeout.map(|t| Instant::now() + t);
-            hole(instance, first, &common, tries, deadline)?
-        }
+        (Status::Multiple, Some(first)) => hole(instance, first, &common, tries, deadline)?,
         _ => None,
     };
     Ok(Shared {

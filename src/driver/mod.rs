@@ -90,6 +90,15 @@ enum Found<'a> {
 }
 
 impl Found<'_> {
+    /// How many pieces the tiling has: what it costs to keep, decode and verify, so that
+    /// every path that keeps tilings counts them against one cap.
+    fn pieces(&self) -> usize {
+        match self {
+            Found::Placements(ids) => ids.len(),
+            Found::Compact(Compact(v, h)) => (v.count_ones() + h.count_ones()) as usize,
+        }
+    }
+
     fn into_owned(self) -> Found<'static> {
         match self {
             Found::Placements(ids) => Found::Placements(std::borrow::Cow::Owned(ids.into_owned())),
@@ -206,9 +215,7 @@ pub fn run(
         found.clear();
         let mut pieces = 0;
         let (searched, why) = compiled.search(backend, limit, &budget, &mut |tiling| {
-            if let Found::Placements(ids) = &tiling {
-                pieces += ids.len();
-            }
+            pieces += tiling.pieces();
             found.push(tiling.into_owned());
             if limit != 0 && found.len() >= limit {
                 Control::Stop

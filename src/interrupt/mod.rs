@@ -108,6 +108,16 @@ pub fn set_graceful(on: bool) {
     GRACEFUL.store(on, Ordering::SeqCst);
 }
 
+/// Points standard output at `/dev/null`, for an interrupt that ends the process: a
+/// search that sees the interrupt stops at once and its command goes on to print what
+/// it has (an undecided count, an `unknown`), racing the exit; silenced first, nothing
+/// more is written, so Ctrl-C always means exit 130 and no answer after it.
+pub fn silence_stdout() {
+    if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+        let _ = nix::unistd::dup2_stdout(&null);
+    }
+}
+
 /// Kills every registered process group, removes every registered temporary path, kills
 /// strays, and exits with `code`. The lock is held to the end, so nothing new is
 /// started or created after the clean-up.

@@ -8,7 +8,7 @@ use crate::common::{Case, every_tiling, extended_cases, label, paper_cases};
 use dominofit::backend::native::climb;
 use dominofit::backend::native::ladder::Rung;
 use dominofit::backend::{Budget, Status};
-use dominofit::design::explain::{Outcome, Rule};
+use dominofit::design::explain::{Outcome, Rule, walk};
 use dominofit::design::{Walkthrough, explain, grade};
 use dominofit::model::{Families, compile};
 use dominofit::puzzle::{Instance, Solution};
@@ -114,7 +114,7 @@ fn half(tiling: &Solution) -> Solution {
 }
 
 fn whole(instance: &Instance, given: &Solution) -> Walkthrough {
-    explain(instance, given, usize::MAX, &Budget::unlimited()).unwrap()
+    walk(instance, given, usize::MAX, &Budget::unlimited()).unwrap()
 }
 
 /// Every step of every walkthrough, from the start and from half of a tiling, holds in
@@ -524,6 +524,70 @@ fn every_hint_is_a_derivation_veripb_checks() {
     ] {
         assert!(rules.contains(rule), "{rule} never checked: {rules:?}");
     }
+}
+
+/// Every step of every walkthrough of the committed unsatisfiable boards (`unsat` and
+/// `unsat-hard`) is a VeriPB derivation, the trials that end in a line without room
+/// (step 19 of `unsat-16x16-s6604-1` among them) included: such a step names the line
+/// and carries the line's recipe, without which its proof is refused.
+#[test]
+fn every_hint_of_the_unsat_boards_is_a_derivation_veripb_checks() {
+    use dominofit::certify::pb::hint::hint_proof;
+    if !crate::veripb::veripb_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (mut checked_steps, mut recipes_needed, mut stalls) = (0, 0, 0);
+    for file in ["unsat.jsonl", "unsat-hard.jsonl"] {
+        let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
+        for instance in dominofit::puzzle::parse::read_instances(&path).unwrap() {
+            let walk = whole(&instance, &Solution::default());
+            assert_eq!(walk.outcome, Outcome::NoTiling, "{}", instance.name);
+            for (i, step) in walk.steps.iter().enumerate() {
+                let (placed, out) = known_before(&walk, i);
+                let proof = hint_proof(&instance, &placed, &out, step).unwrap();
+                let said = checked(dir.path(), &proof);
+                assert_eq!(
+                    said,
+                    "s VERIFIED UNSATISFIABLE",
+                    "{} step {}: {step:?}",
+                    instance.name,
+                    i + 1
+                );
+                checked_steps += 1;
+                assert!(
+                    !step.reason.contains("some line's room"),
+                    "{} step {}: a reason that names no argument: {}",
+                    instance.name,
+                    i + 1,
+                    step.reason
+                );
+                if !step.recipes.is_empty() {
+                    stalls += 1;
+                    let mut bare = step.clone();
+                    bare.recipes.clear();
+                    let said = checked(
+                        dir.path(),
+                        &hint_proof(&instance, &placed, &out, &bare).unwrap(),
+                    );
+                    recipes_needed += usize::from(said.starts_with("rejected"));
+                }
+                if instance.name == "unsat-16x16-s6604-1" && i + 1 == 19 {
+                    assert!(
+                        step.reason.contains("the horizontal pieces in row 9")
+                            && !step.recipes.is_empty(),
+                        "{step:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked_steps > 500, "{checked_steps}");
+    assert!(stalls > 0, "no step rested on a stall check");
+    assert!(
+        recipes_needed > 0,
+        "no step needed its stall check's recipe"
+    );
 }
 
 /// A walkthrough of a 256×256 board within a time limit: it stops at the limit (the

@@ -18,6 +18,7 @@ mod external_lp;
 mod grade;
 mod hardening;
 mod hardening3;
+mod hardening4;
 mod ilp_exhaustive;
 mod interrupts;
 mod limits;

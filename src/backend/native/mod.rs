@@ -56,6 +56,12 @@ pub fn trial_refutes(coloured: &Model, known: &[Option<bool>], budget: &Budget) 
     search::trial_refutes(coloured, known, budget)
 }
 
+/// The trial rung's stall check (line room, colour balance) that fails on `known`, with
+/// its recipe; `None` when every one passes or propagation alone refutes `known`.
+pub fn stall_failure(coloured: &Model, known: &[Option<bool>]) -> Option<ladder::StallFailure> {
+    search::stall_failure(coloured, known)
+}
+
 /// The native search backend.
 #[derive(Debug, Clone, Default)]
 pub struct Native {

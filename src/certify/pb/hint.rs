@@ -120,6 +120,9 @@ pub fn hint_proof(
             for set in &step.hall_sets {
                 logger.derive(&hall_recipe(set));
             }
+            for recipe in &step.recipes {
+                logger.derive(recipe);
+            }
             logger.dead_end(&[]);
             let contradiction = logger.contradiction.unwrap_or_default();
             out = logger.out;

@@ -5,17 +5,34 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::ends_on_ctrl_c;
 use super::seconds::parse_seconds;
 
-pub(in crate::cli) const HINT_HELP: &str = "\
+/// The exit status of `shared`.
+pub(in crate::cli) const SHARED_EXIT: &str = concat!(
+    "Exit status: 0; 3 when the time limit left a board unknown; 1 bad input, 2 usage \
+     error; ",
+    ends_on_ctrl_c!(),
+    "."
+);
+
+pub(in crate::cli) const HINT_HELP: &str = concat!(
+    "\
 A step is one deduction of the weakest rung of the ladder that has one (see `dominofit grade \
 --help`): its rung and rule, the pieces it places or rules out, the reason in words and the \
 cells the reason rests on. Rules: last_piece (a cell with one piece left), count_reached, \
 count_needs_all (a count the clues fix), pairing (cells with only as many neighbours), trial \
 (a piece that leads to a contradiction); no_piece, count_broken, no_pairing and clues show \
-that the position has no tiling (a wrong move before it, or a board without one).
+that the position has no tiling (a board without one). Moves that no tiling has are \
+checked first (by the complete search, within half of the time limit and at most 10 s \
+without one): the answer is then `wrong_moves`, naming a move to take back where one \
+alone is to blame, and no step is taken.
 
-Exit status: 0; 3 when the time limit or Ctrl-C stopped it; 1 bad input, 2 usage error.";
+Exit status: 0; 3 when the time limit stopped it (what was found by then is written, \
+ending `stopped`); 1 bad input, 2 usage error; ",
+    ends_on_ctrl_c!(),
+    "."
+);
 
 #[derive(Debug, Args)]
 pub(in crate::cli) struct HintArgs {
@@ -40,7 +57,7 @@ pub(in crate::cli) struct HintArgs {
     /// step is right.
     #[arg(long, value_name = "DIR")]
     pub(in crate::cli) proof: Option<PathBuf>,
-    /// Time limit in seconds; Ctrl-C stops it too (exit 3).
+    /// Time limit in seconds (exit 3 when it stops the hint).
     #[arg(long, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,
 }
@@ -62,8 +79,8 @@ pub(in crate::cli) struct ExplainArgs {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long, short = 'o', value_name = "OUT")]
     pub(in crate::cli) output: Option<PathBuf>,
-    /// Time limit in seconds; Ctrl-C stops it too. What was found by then is written,
-    /// ending `stopped` (exit 3).
+    /// Time limit in seconds. What was found by then is written, ending `stopped` (exit
+    /// 3).
     #[arg(long, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,
 }
@@ -103,8 +120,8 @@ pub(in crate::cli) struct SharedArgs {
     /// Pieces tried as a hole that would make the board unique.
     #[arg(long, default_value_t = 64)]
     pub(in crate::cli) tries: usize,
-    /// Time limit in seconds of the enumeration, and again of the search for a change;
-    /// Ctrl-C stops both. A board left undecided is `unknown` (exit 3).
+    /// Time limit in seconds for each board, shared by the enumeration and the search for
+    /// a change; a board left undecided is `unknown` (exit 3).
     #[arg(long, value_parser = parse_seconds)]
     pub(in crate::cli) timeout: Option<Duration>,
 }

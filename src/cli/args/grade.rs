@@ -4,9 +4,11 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::ends_on_ctrl_c;
 use super::seconds::parse_seconds;
 
-pub(in crate::cli) const GRADE_HELP: &str = "\
+pub(in crate::cli) const GRADE_HELP: &str = concat!(
+    "\
 The ladder, weakest rung first; each includes the ones below it:
   1 singles  a cell with one piece left takes it; a count (a row's or column's pieces of one
              orientation, or the pieces crossing between two rows or columns, as the clues
@@ -24,7 +26,10 @@ steps are the rounds in which each rung decided something, its score the steps w
 rung (singles 1, colours 2, pairs 5, trial 20; search adds 100). Uniqueness comes from the
 native search (--limit 2): a board with more than one tiling has no level.
 
-Exit status: 0, or 3 when a uniqueness check ran out of time; 1 bad input, 2 usage error.";
+Exit status: 0; 3 when the time limit left a board unknown; 1 bad input, 2 usage error; ",
+    ends_on_ctrl_c!(),
+    "."
+);
 
 #[derive(Debug, Args)]
 pub(in crate::cli) struct GradeArgs {

@@ -13,9 +13,28 @@ mod explain;
 mod grade;
 mod seconds;
 
-pub(super) use explain::{ExplainArgs, HINT_HELP, HintArgs, SharedArgs, StepFormat, WalkFormat};
+pub(super) use explain::{
+    ExplainArgs, HINT_HELP, HintArgs, SHARED_EXIT, SharedArgs, StepFormat, WalkFormat,
+};
 pub(super) use grade::{GRADE_HELP, GradeArgs, GradeFormat, LevelArg};
 use seconds::parse_seconds;
+
+/// How Ctrl-C ends a command that does not wind down by itself, for the exit status
+/// paragraph of its help: one sentence, so that every command says it the same way.
+macro_rules! ends_on_ctrl_c {
+    () => {
+        "130 on Ctrl-C or SIGTERM, which end it at once and write nothing more"
+    };
+}
+pub(super) use ends_on_ctrl_c;
+
+/// The exit status of `solve` and `count`.
+const SOLVE_EXIT: &str = concat!(
+    "Exit status: 0 decisive answers; 3 when any instance ended unknown (its time limit \
+     ran out); 1 bad input or backend failure; 2 usage error; ",
+    ends_on_ctrl_c!(),
+    "."
+);
 
 pub(super) const AFTER_HELP: &str = "\
 Files: an instance is one JSON object ({\"rows\", \"cols\", \"blocked\", \"row_clues\", \
@@ -23,7 +42,8 @@ Files: an instance is one JSON object ({\"rows\", \"cols\", \"blocked\", \"row_c
 reads standard input. Coordinates are one-based.
 
 Exit status: 0 decisive answers, 3 when any instance ended unknown, 1 bad input or backend \
-failure, 2 usage error.";
+failure, 2 usage error, 130 on Ctrl-C or SIGTERM (each command's --help says what it writes \
+first).";
 
 /// Compile, solve and verify Domino Fit puzzles with pluggable solver backends.
 #[derive(Debug, Parser)]
@@ -36,8 +56,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub(super) enum Command {
     /// Solve each instance: first solution, uniqueness check, or all solutions.
+    #[command(after_help = SOLVE_EXIT)]
     Solve(SolveArgs),
     /// Count the solutions of each instance exactly (by enumeration, or --backend dp).
+    #[command(after_help = SOLVE_EXIT)]
     Count(CountArgs),
     /// Check a tiling against the raw game rules (coverage, blocked cells, dot clues).
     Verify(VerifyArgs),
@@ -64,6 +86,7 @@ pub(super) enum Command {
     /// What all the tilings of each board share: the pieces every tiling has, the cells
     /// where they differ, and a hole (a piece's two cells blocked, its dots taken off
     /// the clues) that makes the board unique.
+    #[command(after_help = SHARED_EXIT)]
     Shared(SharedArgs),
     /// Check certificate bundles written by `solve --certify`: the board, the tilings
     /// (raw-rules verifier), the rules (rebuilt and compared byte for byte) and the proof
@@ -401,7 +424,11 @@ own hard cases would otherwise be left out.
 
 Every --unique and --unsat board is certified by an exhaustive run before it is written \
 (each within --timeout); a slower machine may certify fewer candidates and so pick \
-differently.")]
+differently.
+
+Exit status: 0; 3 when a board's check failed and it was skipped; 1 bad input, or with \
+--strict a failed check; 2 usage error; 130 on Ctrl-C or SIGTERM: --unique and --unsat \
+first write the boards they finished, the others write nothing more.")]
 pub(super) struct GenerateArgs {
     /// Rows of each board.
     #[arg(long)]

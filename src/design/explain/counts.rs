@@ -42,6 +42,7 @@ pub(super) fn cells(board: &Board) -> Option<Deduction> {
                     reason: format!("The cell {at} can only be covered by {}.", board.piece(*p)),
                     cells: vec![cell],
                     hall_sets: Vec::new(),
+                    recipes: Vec::new(),
                 });
             }
             _ => {}
@@ -98,6 +99,7 @@ pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
                 rule_out: open,
                 contradiction: false,
                 hall_sets: Vec::new(),
+                recipes: Vec::new(),
                 reason: if placed == 0 {
                     format!("{fixed}: the {left} left {} out.", be(left))
                 } else {
@@ -128,6 +130,7 @@ pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
                 rung,
                 rule: Rule::CountNeedsAll,
                 hall_sets: Vec::new(),
+                recipes: Vec::new(),
                 place: open,
                 rule_out: Vec::new(),
                 contradiction: false,

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::board::{Board, Clash};
 use crate::backend::native::ladder::Rung;
+use crate::backend::native::recipe::Recipe;
 use crate::puzzle::{CellJson, Solution};
 
 /// The rule a step used.
@@ -58,6 +59,12 @@ pub struct Step {
     #[serde(skip)]
     #[schemars(skip)]
     pub hall_sets: Vec<HallSet>,
+    /// The arguments a proof of the step derives after its Hall sets, as recipes: the
+    /// stall check a trial's contradiction rests on (a line's room, a region's colour
+    /// balance) when the rules below the trial find none. Not written out.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub recipes: Vec<Recipe>,
 }
 
 /// A set of open cells of one colour and all the cells they can be paired with: as
@@ -82,6 +89,7 @@ pub(super) struct Deduction {
     pub reason: String,
     pub cells: Vec<CellJson>,
     pub hall_sets: Vec<HallSet>,
+    pub recipes: Vec<Recipe>,
 }
 
 impl Deduction {
@@ -101,6 +109,7 @@ impl Deduction {
             reason,
             cells,
             hall_sets: Vec::new(),
+            recipes: Vec::new(),
         }
     }
 
@@ -125,6 +134,7 @@ impl Deduction {
             reason: self.reason,
             cells: self.cells,
             hall_sets: self.hall_sets,
+            recipes: self.recipes,
         }
     }
 }

@@ -14,9 +14,9 @@
 
 use serde::Serialize;
 
-use crate::backend::{BackendError, Budget};
 use crate::backend::native::ladder::{Rung, Trial};
 use crate::backend::native::trial_refutes;
+use crate::backend::{BackendError, Budget};
 use crate::model::{self, Families};
 use crate::puzzle::{Instance, Orientation, Piece, Solution};
 
@@ -33,8 +33,8 @@ use below::below_trial;
 pub use board::piece_words;
 use board::{Board, Clash, Stopped};
 use deduction::Deduction;
-use moves::{Extends, extends, to_take_back};
 pub use deduction::{HallSet, Rule, Step};
+use moves::{Extends, extends, to_take_back};
 pub use page::page;
 
 /// How a walkthrough ended.
@@ -127,16 +127,45 @@ pub enum ExplainError {
 }
 
 /// The walkthrough of `instance` from the pieces `given` (a player's moves), taking at
-/// most `max_steps` deductions, within `budget`.
+/// most `max_steps` deductions, within `budget`. Moves that extend to no tiling (of a
+/// board that has one) end it at once, `wrong_moves`, with a move to take back where
+/// one alone is to blame.
 ///
 /// # Errors
-/// A given piece is not on two open cells or overlaps another; or (a bug) the ladder's
-/// trial and the rules below it disagree.
+/// A given piece is not on two open cells, overlaps another or is given twice; the
+/// search that checks the moves failed; or (a bug) the ladder's trial and the rules
+/// below it disagree.
 pub fn explain(
     instance: &Instance,
     given: &Solution,
     max_steps: usize,
     budget: &Budget,
+) -> Result<Walkthrough, ExplainError> {
+    walkthrough(instance, given, max_steps, budget, true)
+}
+
+/// The walkthrough as [`explain`] makes it, without first asking whether the moves
+/// extend to a tiling: every step still follows from them, and from moves no tiling
+/// extends the steps end in a contradiction, however far away. For studying the rules
+/// from any position (the tests walk from wrong moves this way).
+///
+/// # Errors
+/// As [`explain`].
+pub fn walk(
+    instance: &Instance,
+    given: &Solution,
+    max_steps: usize,
+    budget: &Budget,
+) -> Result<Walkthrough, ExplainError> {
+    walkthrough(instance, given, max_steps, budget, false)
+}
+
+fn walkthrough(
+    instance: &Instance,
+    given: &Solution,
+    max_steps: usize,
+    budget: &Budget,
+    check: bool,
 ) -> Result<Walkthrough, ExplainError> {
     let model = model::compile(instance, Families::ColourSplits);
     let mut board = Board::new(&model);
@@ -177,7 +206,7 @@ pub fn explain(
     let mut steps: Vec<Step> = Vec::new();
     let mut hardest: Option<Rung> = None;
     let (mut moves_extend, mut take_back) = (None, Solution::default());
-    if model.infeasible.is_none() && !moves.is_empty() {
+    if check && model.infeasible.is_none() && !moves.is_empty() {
         match check_moves(instance, &moves, budget)? {
             Checked::Extend => moves_extend = Some(true),
             Checked::Undecided => {}
@@ -231,7 +260,12 @@ pub fn explain(
                     Trial::Refuted(out) => match out.first() {
                         None => None,
                         Some(&p) => match trial::refute(&board, p, budget) {
-                            Ok(d) => Some(d),
+                            Ok(Some(d)) => Some(d),
+                            Ok(None) => {
+                                return Err(ExplainError::Disagrees {
+                                    name: instance.name.clone(),
+                                });
+                            }
                             Err(Stopped) => break Outcome::Stopped,
                         },
                     },
@@ -294,7 +328,9 @@ fn check_moves(
     moves: &[Piece],
     budget: &Budget,
 ) -> Result<Checked, BackendError> {
-    let share = budget.remaining().map_or(CHECK_WITHOUT_LIMIT, |left| left / 2);
+    let share = budget
+        .remaining()
+        .map_or(CHECK_WITHOUT_LIMIT, |left| left / 2);
     let budget = budget
         .clone()
         .ending_by(std::time::Instant::now().checked_add(share));

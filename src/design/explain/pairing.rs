@@ -193,6 +193,7 @@ pub(super) fn pairs(board: &Board, budget: &Budget) -> Result<Option<Deduction>,
                 cells: set,
                 neighbours,
             }],
+            recipes: Vec::new(),
         }));
     }
     Ok(None)

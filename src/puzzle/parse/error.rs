@@ -91,10 +91,12 @@ pub enum InputError {
         message: String,
     },
     /// The file holds no document.
-    #[error("{file}: no instances (the file is empty)")]
+    #[error("{file}: no {what} (the file is empty)")]
     Empty {
         /// The path as given, or `<stdin>`.
         file: String,
+        /// What the file was to hold: `instances` or `solutions`.
+        what: &'static str,
     },
     /// The file is larger than any input may be; nothing was parsed.
     #[error(

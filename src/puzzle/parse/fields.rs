@@ -91,10 +91,18 @@ fn non_negative(value: &Value) -> Result<u64, String> {
                 Ok(v)
             } else if n.as_i64().is_some() {
                 Err(format!("{n} is negative; expected a non-negative integer"))
-            } else if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) {
+            } else if n.as_f64().is_some_and(|f| f.fract() != 0.0) {
                 Err(format!("{n} is not an integer"))
+            } else if n.as_f64().is_some_and(|f| f < 0.0) {
+                // Below i64: read as a float, shown as one would be misread.
+                Err("a number below zero is negative; expected a non-negative integer".into())
             } else {
-                Err(format!("{n} is not an integer in range"))
+                // At least 2^64: JSON numbers past u64 are read as floats, whose digits
+                // would be a misleading picture of what was written.
+                Err(format!(
+                    "a number above {} is out of range; expected a non-negative integer",
+                    u64::MAX
+                ))
             }
         }
         other => Err(format!(

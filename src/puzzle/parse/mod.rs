@@ -58,7 +58,7 @@ pub fn parse_solutions(
     workload: bool,
 ) -> Result<Vec<Solution>, InputError> {
     let mut solutions = Vec::new();
-    each_document(text, file, workload, &mut |document| {
+    each_document(text, file, "solutions", workload, &mut |document| {
         let tiling = match quick::tiling_from_text(document.text) {
             Some(tiling) => tiling,
             None => solution_from_value(&document.value()?, &document.origin)?,
@@ -81,7 +81,7 @@ pub fn parse_instances(
     workload_lines: bool,
 ) -> Result<Vec<Instance>, InputError> {
     let mut workload = Workload::default();
-    each_document(text, file, workload_lines, &mut |document| {
+    each_document(text, file, "instances", workload_lines, &mut |document| {
         let name = default_name(&document.origin, stem);
         match quick::board_from_text(document.text, &name) {
             Some(board) => workload.push_board(board, document.origin),

@@ -173,6 +173,7 @@ impl Document<'_> {
 pub(super) fn each_document(
     text: &str,
     file: &str,
+    what: &'static str,
     workload: bool,
     each: &mut dyn FnMut(Document<'_>) -> Result<(), InputError>,
 ) -> Result<(), InputError> {
@@ -202,6 +203,7 @@ pub(super) fn each_document(
     } else {
         Err(InputError::Empty {
             file: file.to_string(),
+            what,
         })
     }
 }

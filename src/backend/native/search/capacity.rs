@@ -82,6 +82,18 @@ impl Propagator for LineCapacity {
     }
 }
 
+impl LineCapacity {
+    /// The first line group, in the model's order, whose room falls short of what its
+    /// quota still needs, looked for in every group (not only those that changed): the
+    /// failure [`Propagator::explain`] then justifies. `(group, room, needed)`.
+    pub(super) fn first_short(&mut self, node: &Node) -> Option<(u32, u32, u32)> {
+        let g = (0..node.lay.groups()).find(|&g| !has_room(node, g))?;
+        self.failed = g as u32;
+        let needed = u32::try_from(node.quota[g]).unwrap_or(0);
+        Some((g as u32, room(node.lay, node.active, g), needed))
+    }
+}
+
 /// Whether group `g` can still meet its quota as far as its line's room goes (groups
 /// that are not lines, and quotas already met or needing every member, pass).
 fn has_room(node: &Node, g: usize) -> bool {
@@ -112,6 +124,21 @@ fn room_at_least(lay: &Layout, active: &[bool], g: usize, quota: i32) -> bool {
         }
     }
     false
+}
+
+/// The most of line group `g`'s live members that fit side by side (the greedy count of
+/// [`room_at_least`], to the end).
+fn room(lay: &Layout, active: &[bool], g: usize) -> u32 {
+    let mut taken = 0;
+    let mut last = [u32::MAX; 2];
+    for &p in lay.members(g as u32) {
+        let cells = lay.place_cells[p as usize];
+        if active[p as usize] && !cells.iter().any(|c| last.contains(c)) {
+            taken += 1;
+            last = cells;
+        }
+    }
+    taken
 }
 
 /// The runs of line group `g`'s live members (consecutive members overlap, and a run of

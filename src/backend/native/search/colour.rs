@@ -110,6 +110,13 @@ impl Propagator for ColourBalance {
 }
 
 impl ColourBalance {
+    /// The cells of the first unbalanced component, every component explored in full;
+    /// the failure [`Propagator::explain`] then justifies.
+    pub(super) fn unbalanced(&mut self, node: &Node) -> Option<Vec<u32>> {
+        self.whole_board(node).err()?;
+        Some(self.component.clone())
+    }
+
     /// Every component explored in full (the root, and the twin).
     fn whole_board(&mut self, node: &Node) -> Result<(), Dead> {
         let epoch = self.stamps.next(node.lay.cells);

@@ -62,7 +62,7 @@ mod state;
 mod sweep;
 mod transport;
 
-pub(in crate::backend::native) use ladder::{climb, trial_refutes};
+pub(in crate::backend::native) use ladder::{climb, stall_failure, trial_refutes};
 pub use options::{SearchOptions, WallsDraw};
 pub(in crate::backend::native) use state::Search;
 
