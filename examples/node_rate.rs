@@ -73,12 +73,7 @@ fn main() {
                 if model.infeasible.is_some() {
                     continue;
                 }
-                let budget = Budget {
-                    deadline: Some(Instant::now() + Duration::from_secs_f64(seconds)),
-                    stop: None,
-                    on_check: None,
-                    beside: None,
-                };
+                let budget = Budget::with_timeout(Some(Duration::from_secs_f64(seconds)));
                 let mut found = 0u64;
                 let mut sink = |_: &[u32]| {
                     found += 1;

@@ -16,6 +16,8 @@
 #   giant.jsonl    2 planted boards each of 96, 128, 160, 192, 256
 #   paper.jsonl    3 boards each of 64, 96, 128, 160, 192, 256 by the paper's protocol
 #                  (--tiling backtrack: randomized row-major backtracking)
+#   paper-large.jsonl 2 boards each of 384 and 512 and one of 1024 by the paper's
+#                  protocol (2048x2048 boards are refused: the size cap is 2^20 cells)
 #   paper-small.jsonl 3 boards each of 8, 16, 24, 32, 48 by the paper's protocol
 #   paper-perturbed.jsonl (not made here: scripts/paper_unsat.py) 6 boards each of 64,
 #                  96, 128: paper-protocol boards with one or two dots moved, kept when
@@ -54,6 +56,15 @@ make giant.jsonl 6607 2 96 128 160 192 256
 # The paper's own protocol (randomized row-major backtracking), beside the flip chain's.
 make paper.jsonl 6608 3 --tiling=backtrack 64 96 128 160 192 256
 make paper-small.jsonl 6609 3 --tiling=backtrack 8 16 24 32 48
+: > models/paper-large.jsonl.tmp
+for size in 384 512; do
+    "$bin" generate --tiling backtrack --rows "$size" --cols "$size" --count 2 --seed 6610 \
+        >> models/paper-large.jsonl.tmp
+done
+"$bin" generate --tiling backtrack --rows 1024 --cols 1024 --count 1 --seed 6610 \
+    >> models/paper-large.jsonl.tmp
+mv models/paper-large.jsonl.tmp models/paper-large.jsonl
+echo "models/paper-large.jsonl: $(wc -l < models/paper-large.jsonl) boards"
 : > models/levels.jsonl.tmp
 for level in singles colours pairs trial; do
     "$bin" generate --unique --level "$level" --rows 8 --cols 8 --count 2 --seed 5 \

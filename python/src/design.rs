@@ -42,10 +42,6 @@ fn board_and_moves(
     Ok((board, moves))
 }
 
-fn budget(timeout: Option<f64>) -> PyResult<Budget<'static>> {
-    Ok(Budget::with_timeout(seconds(timeout)?))
-}
-
 /// The `hint --format json` object: at most one step from the pieces in `partial`.
 #[pyfunction]
 #[pyo3(signature = (source, partial, timeout))]
@@ -56,10 +52,13 @@ pub fn hint(
     timeout: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let (board, moves) = board_and_moves(source, partial)?;
-    let budget = budget(timeout)?;
+    let timeout = seconds(timeout)?;
     let cells = board.rows * board.cols;
-    let walk =
-        call::stoppable(py, cells, || design::hint(&board, &moves, &budget))?.map_err(fail)?;
+    // The budget is made inside the call, where it takes the call's stop flag.
+    let walk = call::stoppable(py, cells, || {
+        design::hint(&board, &moves, &Budget::with_timeout(timeout))
+    })?
+    .map_err(fail)?;
     output::to_python(py, &walk)
 }
 
@@ -74,10 +73,11 @@ pub fn explain(
     html: bool,
 ) -> PyResult<Py<PyAny>> {
     let (board, moves) = board_and_moves(source, partial)?;
-    let budget = budget(timeout)?;
+    let timeout = seconds(timeout)?;
     let cells = board.rows * board.cols;
+    // The budget is made inside the call, where it takes the call's stop flag.
     let walk = call::stoppable(py, cells, || {
-        design::explain(&board, &moves, usize::MAX, &budget)
+        design::explain(&board, &moves, usize::MAX, &Budget::with_timeout(timeout))
     })?
     .map_err(fail)?;
     if html {

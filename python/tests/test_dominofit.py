@@ -164,6 +164,20 @@ def test_hint_explain_and_shared_are_the_cli_answers(tmp_path):
         assert placed in tiling["vertical"]
     with pytest.raises(dominofit.DominofitError, match="does not lie on two open cells"):
         dominofit.hint(board, {"vertical": [[99, 99]], "horizontal": []})
+    with pytest.raises(dominofit.DominofitError, match="is given twice"):
+        dominofit.hint(board, {"vertical": tiling["vertical"][:1] * 2, "horizontal": []})
+    # A move no tiling has: no step, the move to take back, as the command line says it.
+    small = {"name": "w", "rows": 2, "cols": 4, "blocked": [], "row_clues": [4, 2],
+             "col_clues": [0, 4, 1, 1]}
+    (tmp_path / "small.json").write_text(json.dumps(small))
+    wrong = {"vertical": [[1, 2]], "horizontal": []}
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong))
+    told = dominofit.hint(small, wrong)
+    assert told == cli_json_lines("hint", tmp_path / "small.json", tmp_path / "wrong.json",
+                                  "--format", "json")[0]
+    jsonschema.validate(told, schema("walkthrough"))
+    assert told["outcome"] == "wrong_moves" and told["steps"] == []
+    assert told["take_back"] == wrong and told["moves_extend"] is False
     with pytest.raises(dominofit.DominofitError, match="a walkthrough takes one"):
         dominofit.hint(levels)
     # What the tilings share, as the command line says it.
@@ -352,7 +366,7 @@ print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), l
 # Calls that run long on a 256x256 paper-protocol board with no time limit: each is
 # interrupted by SIGINT after a second.
 LONG_CALLS = {
-    "solve": "dominofit.solve(board, limit=1)",
+    "solve": "dominofit.solve(board, limit=2)",
     "grade": "dominofit.grade(board)",
     "hint": "dominofit.hint(board, move)",
     "explain": "dominofit.explain(board)",

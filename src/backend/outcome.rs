@@ -77,6 +77,9 @@ pub struct Counters {
     /// Conflicts met by a CDCL SAT solver.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u64>,
+    /// Moves of the repair engine between descents (kept or not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u64>,
     /// Candidates deleted by the matching filter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filtered: Option<u64>,

@@ -378,6 +378,7 @@ fn merged(mut known: Counters, told: Counters) -> Counters {
         clauses,
         constraints,
         conflicts,
+        moves,
         filtered,
         states,
         refuted,

@@ -17,6 +17,9 @@ fn summary_tail(time: std::time::Duration, counters: &Counters) -> String {
     if let Some(forced) = counters.forced {
         parts.push(format!("{forced} forced at the root"));
     }
+    if let Some(moves) = counters.moves {
+        parts.push(format!("{moves} repair moves"));
+    }
     if let Some(states) = counters.states {
         parts.push(format!("peak of {states} frontier states"));
     }

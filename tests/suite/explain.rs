@@ -9,7 +9,7 @@ use dominofit::backend::native::climb;
 use dominofit::backend::native::ladder::Rung;
 use dominofit::backend::{Budget, Status};
 use dominofit::design::explain::{Outcome, Rule, walk};
-use dominofit::design::{Walkthrough, explain, grade};
+use dominofit::design::{Walkthrough, grade};
 use dominofit::model::{Families, compile};
 use dominofit::puzzle::{Instance, Solution};
 
@@ -542,7 +542,13 @@ fn every_hint_of_the_unsat_boards_is_a_derivation_veripb_checks() {
         let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
         for instance in dominofit::puzzle::parse::read_instances(&path).unwrap() {
             let walk = whole(&instance, &Solution::default());
-            assert_eq!(walk.outcome, Outcome::NoTiling, "{}", instance.name);
+            // Reasoning alone refutes some; the others need search from where it stops.
+            assert!(
+                matches!(walk.outcome, Outcome::NoTiling | Outcome::Stuck),
+                "{}: {:?}",
+                instance.name,
+                walk.outcome
+            );
             for (i, step) in walk.steps.iter().enumerate() {
                 let (placed, out) = known_before(&walk, i);
                 let proof = hint_proof(&instance, &placed, &out, step).unwrap();

@@ -28,6 +28,7 @@ mod paper_protocol;
 mod planted;
 mod quick_reader;
 mod race;
+mod repair;
 mod sat_exhaustive;
 mod schemas;
 mod shared;

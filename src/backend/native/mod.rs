@@ -13,6 +13,7 @@ mod layout;
 mod matching;
 pub mod proof;
 pub mod recipe;
+pub mod repair;
 mod search;
 pub mod small;
 

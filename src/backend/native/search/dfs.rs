@@ -134,6 +134,7 @@ impl<'a, T: Trace> Search<'a, T> {
                 self.mark_root_for_farkas();
             }
             let mut sweeps = Sweeps::default();
+            let (mut repair, mut undone_seen) = (None, self.undone);
             loop {
                 let cutoff = restarts.then(|| luby(run + 1) * self.options.restart_unit.max(1));
                 let walls_run = u64::from(run).checked_sub(self.options.walls_after_restarts);
@@ -163,6 +164,12 @@ impl<'a, T: Trace> Search<'a, T> {
                     None => {
                         run += 1;
                         self.restarts += 1;
+                        let since = self.undone - undone_seen;
+                        undone_seen = self.undone;
+                        let turn = self.repair_turn(&mut repair, limit, run, since, budget, sink);
+                        if let Some(ending) = turn {
+                            break ending;
+                        }
                     }
                 }
             }

@@ -57,6 +57,7 @@ mod lp;
 mod options;
 mod order;
 mod propagator;
+mod repair;
 mod stall;
 mod state;
 mod sweep;

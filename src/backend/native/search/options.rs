@@ -75,6 +75,16 @@ pub struct SearchOptions {
     pub walls_after_restarts: u64,
     /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
     pub restart_unit: u64,
+    /// With restarts, when one tiling is asked for: from this restart on, the repair
+    /// engine (`native/repair/`) takes a turn after each descent; `u64::MAX`: never.
+    pub repair_after_restarts: u64,
+    /// Open cells a board needs for the repair to take turns: smaller boards are the
+    /// descent's alone (it decides them, or they have no tiling).
+    pub repair_min_cells: usize,
+    /// The repair's work in a turn, in sixteenths of the descents' work since its last
+    /// turn per 4,096 open cells of the board (`search/repair.rs` says how each is
+    /// counted, and why the share grows with the board).
+    pub repair_share: u64,
     /// Components of the candidate graph up to this many cells are explored at every
     /// node for the colour check; larger ones only when two of them changed.
     pub component_limit: usize,
@@ -142,6 +152,9 @@ impl Default for SearchOptions {
             jump_failures: 32,
             walls_after_restarts: 16,
             restart_unit: 256,
+            repair_after_restarts: 1,
+            repair_min_cells: 4096,
+            repair_share: 32,
             component_limit: 256,
             cache_words: 1 << 23,
             matching: false,

@@ -41,6 +41,8 @@ pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     pub(super) matching_deletions: u64,
     pub(super) matching_calls: u64,
     pub(super) farkas_refutations: u64,
+    /// Moves the repair engine made between descents (`search/repair.rs`).
+    pub(super) repair_moves: u64,
     /// The LP refutation of the root running in the background, if any.
     pub(super) lp: Option<farkas::Pending>,
     /// The LP was solved and could not refute the root: it is not tried again.
@@ -112,6 +114,7 @@ impl<'a, T: Trace> Search<'a, T> {
             matching_deletions: 0,
             matching_calls: 0,
             farkas_refutations: 0,
+            repair_moves: 0,
             lp: None,
             lp_settled: false,
             lp_root_mark: None,
@@ -338,6 +341,7 @@ impl<'a, T: Trace> Search<'a, T> {
             restarts: Some(self.restarts),
             filtered: (self.matching_calls > 0).then_some(self.matching_deletions),
             refuted: (self.farkas_refutations > 0).then_some(self.farkas_refutations),
+            moves: (self.repair_moves > 0).then_some(self.repair_moves),
             ..Counters::default()
         }
     }
