@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::ends_on_ctrl_c;
+use super::exit::ends_on_ctrl_c;
 use super::seconds::parse_seconds;
 
 /// The exit status of `shared`.

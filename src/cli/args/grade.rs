@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::ends_on_ctrl_c;
+use super::exit::ends_on_ctrl_c;
 use super::seconds::parse_seconds;
 
 pub(in crate::cli) const GRADE_HELP: &str = concat!(

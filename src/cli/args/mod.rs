@@ -9,6 +9,7 @@ use dominofit::encode::Encoding;
 
 use dominofit::model::Families;
 
+mod exit;
 mod explain;
 mod grade;
 mod seconds;
@@ -19,14 +20,7 @@ pub(super) use explain::{
 pub(super) use grade::{GRADE_HELP, GradeArgs, GradeFormat, LevelArg};
 use seconds::parse_seconds;
 
-/// How Ctrl-C ends a command that does not wind down by itself, for the exit status
-/// paragraph of its help: one sentence, so that every command says it the same way.
-macro_rules! ends_on_ctrl_c {
-    () => {
-        "130 on Ctrl-C or SIGTERM, which end it at once and write nothing more"
-    };
-}
-pub(super) use ends_on_ctrl_c;
+use exit::ends_on_ctrl_c;
 
 /// The exit status of `solve` and `count`.
 const SOLVE_EXIT: &str = concat!(

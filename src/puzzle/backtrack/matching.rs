@@ -12,7 +12,8 @@
 //! partners are neighbours of neighbours, so a path is most often a few steps long, and
 //! only a refusal explores its whole region.
 
-use super::NONE;
+/// No partner: a blocked (or covered) cell.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The matching of the uncovered cells, and the search's scratch arrays: all sized
 /// once, to the board.

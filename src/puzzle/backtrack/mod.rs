@@ -25,9 +25,7 @@ use rand_chacha::rand_core::Rng;
 mod matching;
 
 use matching::Matching;
-
-/// No partner: a blocked cell.
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) use matching::NONE;
 
 /// Bytes per cell that making a tiling takes: the covered flags, the matching, and the
 /// search's marks, links and queue.

@@ -83,7 +83,7 @@ impl Repair {
         let open: Vec<bool> = (0..rows * cols)
             .map(|k| model.instance.is_open(k / cols, k % cols))
             .collect();
-        let tiling = Tiling::any(rows, cols, &open)?;
+        let tiling = path::any_tiling(rows, cols, &open)?;
         let mut counts = Counts::new(&u, &t);
         for cell in 0..rows * cols {
             let p = tiling.partner[cell];
@@ -222,7 +222,7 @@ impl Repair {
             if p == NONE || (p as usize) < cell {
                 continue;
             }
-            let orientation = if p as usize == cell + 1 {
+            let orientation = if p as usize == cell + 1 && cell % cols + 1 < cols {
                 Orientation::Horizontal
             } else {
                 Orientation::Vertical

@@ -6,6 +6,44 @@
 
 use super::tiling::{NONE, Tiling};
 
+/// Some perfect matching of the open cells (`open[cell]`): greedy pairs row by row,
+/// then an augmenting path for each cell left; `None` when there is none.
+pub fn any_tiling(rows: usize, cols: usize, open: &[bool]) -> Option<Tiling> {
+    let cells = rows * cols;
+    let mut t = Tiling {
+        rows,
+        cols,
+        partner: vec![NONE; cells],
+    };
+    for cell in 0..cells {
+        if !open[cell] || t.partner[cell] != NONE {
+            continue;
+        }
+        let free = |n: usize| open[n] && t.partner[n] == NONE;
+        let next = [
+            (cell % cols + 1 < cols).then(|| cell + 1),
+            (cell / cols + 1 < rows).then(|| cell + cols),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|&n| free(n));
+        if let Some(n) = next {
+            t.partner[cell] = n as u32;
+            t.partner[n] = cell as u32;
+        }
+    }
+    let mut search = PathSearch::new(cells);
+    for cell in 0..cells {
+        if open[cell] && t.partner[cell] == NONE {
+            let found = search.augment(&mut t, open, cell as u32, usize::MAX);
+            if !found {
+                return None;
+            }
+        }
+    }
+    Some(t)
+}
+
 /// The search's scratch arrays, sized once to the board, and the log of what the last
 /// flips changed (so that a move can be undone).
 pub(super) struct PathSearch {

@@ -24,7 +24,7 @@ fn planted_boards_are_repaired_into_a_verified_tiling() {
                 let Some(mut repair) = Repair::new(&model, seed) else {
                     panic!("{}: no repair", instance.name);
                 };
-                match repair.run(&model, 2_000_000, &budget()) {
+                match repair.run(&model, 1_000_000_000, &budget()) {
                     Repaired::Solved(ids) => {
                         let tiling = model.decode(&ids);
                         assert_eq!(verify(&instance, &tiling), Ok(()), "{}", instance.name);
@@ -43,9 +43,8 @@ fn planted_boards_are_repaired_into_a_verified_tiling() {
 /// repair never answers; where one exists, any answer it gives passes the verifier.
 #[test]
 fn the_repair_answers_only_boards_with_a_tiling() {
-    use crate::backend::Status;
     use crate::backend::native::Native;
-    use crate::driver::{Request, run};
+    use crate::backend::{Backend, Control, Ending};
     let (mut unsat, mut sat) = (0, 0);
     for seed in 0..200 {
         let (mut instance, _) = planted_by(6, 6, seed, 0, true, Default::default()).unwrap();
@@ -59,18 +58,22 @@ fn the_repair_answers_only_boards_with_a_tiling() {
         let Some(mut repair) = Repair::new(&model, seed) else {
             continue;
         };
-        let request = Request {
-            limit: 1,
-            timeout: None,
-            families: None,
+        // The complete search, on the same model: a tiling, or none when exhausted.
+        let mut found = false;
+        let mut sink = |_: &[u32]| {
+            found = true;
+            Control::Stop
         };
-        let status = run(&instance, &Native::default(), &request).unwrap().status;
+        let searched = Native::default()
+            .solve(&model, 1, &budget(), &mut sink)
+            .unwrap();
+        let none = !found && searched.ending == Ending::Exhausted;
         let answer = repair.run(&model, 20_000, &budget());
-        match (status, answer) {
-            (Status::Unsat, Repaired::Solved(_)) => {
+        match (none, answer) {
+            (true, Repaired::Solved(_)) => {
                 panic!("{}: repaired a board without a tiling", instance.name)
             }
-            (Status::Unsat, _) => unsat += 1,
+            (true, _) => unsat += 1,
             (_, Repaired::Solved(ids)) => {
                 let tiling = model.decode(&ids);
                 assert_eq!(verify(&instance, &tiling), Ok(()), "{}", instance.name);
@@ -90,7 +93,7 @@ fn the_same_seed_gives_the_same_tiling() {
     let model = compile(&instance, Families::AllQuotas);
     let run = || {
         let mut repair = Repair::new(&model, 11).unwrap();
-        let answer = repair.run(&model, 2_000_000, &budget());
+        let answer = repair.run(&model, 1_000_000_000, &budget());
         (answer, repair.moves)
     };
     let first = run();

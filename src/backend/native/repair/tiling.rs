@@ -14,44 +14,6 @@ pub(super) struct Tiling {
 }
 
 impl Tiling {
-    /// Some perfect matching of the open cells (`open[cell]`): greedy pairs row by row,
-    /// then an augmenting path for each cell left; `None` when there is none.
-    pub fn any(rows: usize, cols: usize, open: &[bool]) -> Option<Tiling> {
-        let cells = rows * cols;
-        let mut t = Tiling {
-            rows,
-            cols,
-            partner: vec![NONE; cells],
-        };
-        for cell in 0..cells {
-            if !open[cell] || t.partner[cell] != NONE {
-                continue;
-            }
-            let free = |n: usize| open[n] && t.partner[n] == NONE;
-            let next = [
-                (cell % cols + 1 < cols).then(|| cell + 1),
-                (cell / cols + 1 < rows).then(|| cell + cols),
-            ]
-            .into_iter()
-            .flatten()
-            .find(|&n| free(n));
-            if let Some(n) = next {
-                t.partner[cell] = n as u32;
-                t.partner[n] = cell as u32;
-            }
-        }
-        let mut search = super::path::PathSearch::new(cells);
-        for cell in 0..cells {
-            if open[cell] && t.partner[cell] == NONE {
-                let found = search.augment(&mut t, open, cell as u32, usize::MAX);
-                if !found {
-                    return None;
-                }
-            }
-        }
-        Some(t)
-    }
-
     /// The up to four neighbours of `cell` on the board.
     pub fn neighbours(&self, cell: usize) -> [Option<u32>; 4] {
         let (r, c) = (cell / self.cols, cell % self.cols);
@@ -68,7 +30,9 @@ impl Tiling {
     /// right of its left cell.
     pub fn cut_of(&self, a: usize, b: usize) -> Cut {
         let first = a.min(b);
-        if a.abs_diff(b) == 1 {
+        // Side by side in one row (on a board one column wide, cells one apart are
+        // above each other).
+        if a.abs_diff(b) == 1 && a / self.cols == b / self.cols {
             Cut::Col(first % self.cols)
         } else {
             Cut::Row(first / self.cols)
