@@ -182,6 +182,15 @@ fn last_words(stdout: &str, stderr: &str) -> String {
     last.trim().to_string()
 }
 
+/// A program of that name in a directory of the `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
 #[cfg(test)]
 mod last_words_tests {
     use super::last_words;
@@ -196,13 +205,4 @@ mod last_words_tests {
         assert_eq!(last_words("s NOT VERIFIED\n", ""), "s NOT VERIFIED");
         assert_eq!(last_words("", "\n\n"), "no verdict");
     }
-}
-
-/// A program of that name in a directory of the `PATH`.
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
 }

@@ -6,7 +6,7 @@
 //! whose subtree holds a tiling: a subtree without one is explored and left, and changes
 //! nothing but time. So an oracle that tells whether the cells left can still be tiled
 //! reproduces it exactly with no backtracking at all, and a perfect matching of the
-//! uncovered cells kept up to date is such an oracle ([`matching`]): one alternating
+//! uncovered cells kept up to date is such an oracle (`matching.rs`): one alternating
 //! path search per piece. Plain backtracking stalls on large boards, where a choice
 //! rows above the bottom can leave the last rows untileable and is undone only after
 //! everything below it has been tried; here the refusal is immediate, and the whole

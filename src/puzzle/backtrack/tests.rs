@@ -53,10 +53,7 @@ fn the_oracle_agrees_with_plain_search() {
                     continue;
                 };
                 assert!(tileable_by_search(&mut plain, rows, cols));
-                loop {
-                    let Some(next) = (0..rows * cols).find(|&k| !m.covered[k]) else {
-                        break;
-                    };
+                while let Some(next) = (0..rows * cols).find(|&k| !m.covered[k]) {
                     let ways: Vec<usize> = [
                         (next % cols + 1 < cols).then(|| next + 1),
                         (next / cols + 1 < rows).then(|| next + cols),

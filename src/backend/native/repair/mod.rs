@@ -11,8 +11,8 @@
 //! only with a tiling (which the driver verifies like any other) or not at all, never
 //! `unsat`, and it is deterministic for its seed.
 //!
-//! One file a job: [`tiling`] the matching held, [`path`] the alternating paths that
-//! change it, [`moves`] the two moves, [`counts`] the counts kept as pieces come and
+//! One file a job: `tiling.rs` the matching held, `path.rs` the alternating paths that
+//! change it, `moves.rs` the two moves, `counts.rs` the counts kept as pieces come and
 //! go, and here the choice of move and whether it is kept.
 
 mod counts;
@@ -122,7 +122,7 @@ impl Repair {
             if self.counts.deviation == 0 {
                 return Repaired::Solved(self.placements(model));
             }
-            if budget.stopped() || (k % CLOCK_EVERY == 0 && budget.expired()) {
+            if budget.stopped() || (k.is_multiple_of(CLOCK_EVERY) && budget.expired()) {
                 return Repaired::Stopped;
             }
             self.step();
@@ -193,9 +193,14 @@ impl Repair {
     /// A piece across `cut`, the first from a drawn place along it.
     fn piece_across(&mut self, cut: Cut) -> Option<(u32, u32)> {
         let (rows, cols) = (self.tiling.rows, self.tiling.cols);
-        let (length, at): (usize, Box<dyn Fn(usize) -> (usize, usize)>) = match cut {
-            Cut::Row(i) => (cols, Box::new(move |c| (i * cols + c, i * cols + c + cols))),
-            Cut::Col(j) => (rows, Box::new(move |r| (r * cols + j, r * cols + j + 1))),
+        // The pair of cells across the cut at place `k` along it.
+        let at = |k: usize| match cut {
+            Cut::Row(i) => (i * cols + k, i * cols + k + cols),
+            Cut::Col(j) => (k * cols + j, k * cols + j + 1),
+        };
+        let length = match cut {
+            Cut::Row(_) => cols,
+            Cut::Col(_) => rows,
         };
         let start = self.below(length);
         (0..length)
@@ -206,7 +211,7 @@ impl Repair {
 
     /// A number below `n` (`n > 0`).
     fn below(&mut self, n: usize) -> usize {
-        ((self.rng.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.rng.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// A number in `[0, 1)`.
