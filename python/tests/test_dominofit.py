@@ -415,7 +415,7 @@ print(dominofit.solve(pathlib.Path({str(MODELS / "observed" / "6x6.json")!r}), l
     assert list(scratch.iterdir()) == []
 
 
-def test_version_is_the_cli_version():def test_version_is_the_cli_version():
+def test_version_is_the_cli_version():
     assert cli("--version").stdout.split()[-1] == dominofit.__version__
 
 
