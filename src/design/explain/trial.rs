@@ -31,15 +31,7 @@ pub(super) fn refute(board: &Board, p: u32, budget: &Budget) -> Result<Option<De
                 Some(d) if d.contradiction => {
                     cells.extend(d.cells.iter().copied());
                     hall_sets.extend(d.hall_sets);
-                    break format!(
-                        "{}{}",
-                        match forced {
-                            0 => String::new(),
-                            1 => "after 1 forced step, ".to_string(),
-                            n => format!("after {n} forced steps, "),
-                        },
-                        lower_first(&d.reason)
-                    );
+                    break format!("{}{}", after(forced), lower_first(&d.reason));
                 }
                 Some(d) => {
                     hall_sets.extend(d.hall_sets.iter().cloned());
@@ -55,14 +47,7 @@ pub(super) fn refute(board: &Board, p: u32, budget: &Budget) -> Result<Option<De
                     recipes.push(failure.recipe);
                     let (words, on) = stall_words(&supposed, &failure.check);
                     cells.extend(on);
-                    break format!(
-                        "{}{words}",
-                        match forced {
-                            0 => String::new(),
-                            1 => "after 1 forced step, ".to_string(),
-                            n => format!("after {n} forced steps, "),
-                        },
-                    );
+                    break format!("{}{words}", after(forced),);
                 }
             }
         }
@@ -125,6 +110,15 @@ fn stall_words(board: &Board, check: &StallCheck) -> (String, Vec<crate::puzzle:
             );
             (words, on)
         }
+    }
+}
+
+/// How a contradiction's sentence begins after `forced` steps forced by the supposition.
+fn after(forced: usize) -> String {
+    match forced {
+        0 => String::new(),
+        1 => "after 1 forced step, ".to_string(),
+        n => format!("after {n} forced steps, "),
     }
 }
 

@@ -61,7 +61,7 @@ impl Matching {
             }
         }
         for cell in 0..cells {
-            if !m.covered[cell] && m.partner[cell] == NONE && !m.augment_from(cell as u32) {
+            if !m.covered[cell] && m.partner[cell] == NONE && !m.path(cell as u32, NONE) {
                 return None;
             }
         }
@@ -115,7 +115,8 @@ impl Matching {
     }
 
     /// A breadth-first search for an alternating path from the unmatched `start` to the
-    /// unmatched `goal` (of the other colour); found, it is flipped into the matching.
+    /// unmatched `goal` (of the other colour), or with `goal` [`NONE`] to any unmatched
+    /// cell; found, it is flipped into the matching.
     fn path(&mut self, start: u32, goal: u32) -> bool {
         let epoch = self.next_epoch();
         self.queue.clear();
@@ -134,11 +135,11 @@ impl Matching {
                 // `y` is of the other colour: reached by an unmatched edge from `x`.
                 self.seen[yu] = epoch;
                 self.from[yu] = x as u32;
-                if y == goal {
-                    self.flip(goal);
+                let z = self.partner[yu];
+                if y == goal || (goal == NONE && z == NONE) {
+                    self.flip(y);
                     return true;
                 }
-                let z = self.partner[yu];
                 if z != NONE && self.seen[z as usize] != epoch {
                     self.seen[z as usize] = epoch;
                     self.queue.push(z);
@@ -172,37 +173,5 @@ impl Matching {
             }
             y = next;
         }
-    }
-
-    /// An augmenting path from the unmatched `cell` to any unmatched cell, flipped (the
-    /// start's matching).
-    fn augment_from(&mut self, cell: u32) -> bool {
-        let epoch = self.next_epoch();
-        self.queue.clear();
-        self.queue.push(cell);
-        self.seen[cell as usize] = epoch;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let x = self.queue[head] as usize;
-            head += 1;
-            for y in self.neighbours(x).into_iter().flatten() {
-                let yu = y as usize;
-                if self.covered[yu] || self.seen[yu] == epoch {
-                    continue;
-                }
-                self.seen[yu] = epoch;
-                self.from[yu] = x as u32;
-                let z = self.partner[yu];
-                if z == NONE {
-                    self.flip(y);
-                    return true;
-                }
-                if self.seen[z as usize] != epoch {
-                    self.seen[z as usize] = epoch;
-                    self.queue.push(z);
-                }
-            }
-        }
-        false
     }
 }
