@@ -25,14 +25,14 @@ fn main() {
         std::process::exit(1)
     });
     println!(
-        "| board | answer | seconds | moves | deviation at start | trace (deviation per 10% of moves) |"
+        "| board | answer | seconds | moves | work per cell | deviation at start | trace (deviation per 10% of moves) |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for instance in &boards {
         let started = Instant::now();
         let model = compile(instance, Families::AllQuotas);
         let Some(mut repair) = Repair::new(&model, seed) else {
-            println!("| {} | no repair | | | | |", instance.name);
+            println!("| {} | no repair | | | | | |", instance.name);
             continue;
         };
         let first = repair.deviation();
@@ -55,9 +55,10 @@ fn main() {
         let step = (trace.len() / 10).max(1);
         let shown: Vec<String> = trace.iter().step_by(step).map(i64::to_string).collect();
         println!(
-            "| {} | {said} | {time:.2} | {} | {first} | {} |",
+            "| {} | {said} | {time:.2} | {} | {:.1} | {first} | {} |",
             instance.name,
             repair.moves,
+            repair.work() as f64 / (instance.rows * instance.cols) as f64,
             shown.join(" ")
         );
     }

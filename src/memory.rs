@@ -90,3 +90,47 @@ pub fn count_in_words(n: u64) -> String {
         format!("about {n}")
     }
 }
+
+/// A board refused before any work: the memory its work is planned to take is more
+/// than [`budget`] allows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the board would need about {needed} of memory ({parts}), more than the {budget} \
+     allowed (--memory where the command takes it, else half the memory available, at \
+     most 8 GiB)",
+    needed = human(*needed),
+    budget = human(*budget),
+    parts = parts
+        .iter()
+        .map(|(what, bytes)| format!("{what} {}", human(*bytes)))
+        .collect::<Vec<_>>()
+        .join(", ")
+)]
+pub struct OverBudget {
+    /// Bytes planned in all.
+    pub needed: u64,
+    /// The budget they were held against.
+    pub budget: u64,
+    /// Each part's planned bytes, named.
+    pub parts: Vec<(&'static str, u64)>,
+}
+
+/// Holds the planned memory of a run's parts (each named for the message) against
+/// [`budget`] before any of them is built: their sum, or why it does not fit.
+///
+/// # Errors
+/// The parts together need more than the budget.
+pub fn plan(parts: &[(&'static str, u64)]) -> Result<u64, OverBudget> {
+    let needed = parts
+        .iter()
+        .fold(0u64, |sum, (_, bytes)| sum.saturating_add(*bytes));
+    let budget = budget();
+    if needed > budget {
+        return Err(OverBudget {
+            needed,
+            budget,
+            parts: parts.to_vec(),
+        });
+    }
+    Ok(needed)
+}

@@ -82,6 +82,15 @@ pub trait Backend: Send + Sync {
     /// idle machine; the driver calls it before the clock starts.
     fn settle(&self) {}
 
+    /// The memory its search takes beside the model on a `rows` × `cols` board, planned
+    /// before the model is compiled and held with it against the memory budget
+    /// ([`crate::memory::plan`]). 0 for the backends that size their own formula or
+    /// states once the model is there and refuse it then (the SAT lowering, the frontier
+    /// DP) or that run in another process.
+    fn footprint(&self, _rows: usize, _cols: usize) -> u64 {
+        0
+    }
+
     /// Counts solutions without enumerating them, for backends that can (the frontier
     /// DP); `None` means count by enumeration through [`Backend::solve`].
     fn count(&self, _model: &Model, _budget: &Budget) -> Option<Result<ExactCount, BackendError>> {

@@ -25,6 +25,10 @@ impl Backend for Renamed {
         self.inner.default_families()
     }
 
+    fn footprint(&self, rows: usize, cols: usize) -> u64 {
+        self.inner.footprint(rows, cols)
+    }
+
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {
         self.inner.solve(model, limit, budget, sink)
     }

@@ -115,6 +115,8 @@ pub enum GradeError {
 /// # Errors
 /// The search failed, or (a bug) the ladder placed a tiling that breaks the rules.
 pub fn grade(instance: &Instance, timeout: Option<Duration>) -> Result<Grade, GradeError> {
+    // The search's model and state, then the ladder's two models beside a search.
+    driver::plan(instance, &Native::default(), 2)?;
     let budget = Budget::with_timeout(timeout);
     let request = Request {
         limit: 2,

@@ -65,10 +65,33 @@ fn general(
         .families
         .unwrap_or_else(|| backend.default_families());
     check_families(backend, families)?;
+    plan(instance, backend, 1)?;
     let Some(model) = model::compile_until(instance, families, &|| budget.expired()) else {
         return Ok(Compiled::OutOfTime);
     };
     Ok(Compiled::Model(model))
+}
+
+/// `models` compiled models and the backend's search held against the memory budget
+/// before any is built: a board that would not fit is refused with the figures.
+pub(crate) fn plan(
+    instance: &Instance,
+    backend: &dyn Backend,
+    models: u64,
+) -> Result<(), BackendError> {
+    let (rows, cols) = (instance.rows, instance.cols);
+    let model = model::footprint::planned_bytes(rows, cols);
+    let parts = [
+        ("the model", model.saturating_mul(models)),
+        ("the solver", backend.footprint(rows, cols)),
+    ];
+    match crate::memory::plan(&parts) {
+        Ok(_) => Ok(()),
+        Err(over) => Err(BackendError::TooLarge {
+            backend: backend.name().to_string(),
+            reason: over.to_string(),
+        }),
+    }
 }
 
 /// What a backend searches: the general model, or the board on the backend's fast path.

@@ -7,6 +7,7 @@
 
 mod compile;
 mod dump;
+pub mod footprint;
 mod infeasibility;
 pub mod inversion;
 

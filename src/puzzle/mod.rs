@@ -17,7 +17,7 @@ use serde::Serialize;
 /// Largest number of rows or columns accepted from a file.
 pub const MAX_SIDE: usize = 4096;
 /// Largest board area accepted from a file; beyond it the models would not fit in memory.
-pub const MAX_CELLS: usize = 1 << 20;
+pub const MAX_CELLS: usize = 1 << 22;
 
 /// The two pieces. They are never rotated: a vertical piece carries one dot on its top
 /// cell, a horizontal piece two dots on its right cell.

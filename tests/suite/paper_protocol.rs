@@ -18,6 +18,20 @@ fn horizontal_share(board: &Instance) -> f64 {
     (dots - pieces) as f64 / pieces as f64
 }
 
+/// The exact generator to the largest board a file may hold: the planted tiling solves
+/// its board under the raw rules.
+#[test]
+fn the_planted_tiling_solves_its_board_at_1024_and_2048() {
+    for (side, seed) in [(1024, 11), (2048, 12)] {
+        let (board, tiling) =
+            planted_by(side, side, seed, 0, true, Tiling::Backtrack).expect("a board");
+        assert_eq!((board.rows, board.cols), (side, side));
+        verify(&board, &tiling).unwrap_or_else(|why| panic!("{side}: {why}"));
+        let share = horizontal_share(&board);
+        assert!((0.30..0.38).contains(&share), "{side}: horizontal share {share}");
+    }
+}
+
 #[test]
 fn every_board_is_solved_by_its_planted_tiling_up_to_256() {
     for (rows, cols, boards) in [

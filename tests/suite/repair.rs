@@ -52,14 +52,15 @@ fn the_repair_answers_only_with_tilings_of_the_complete_set() {
     assert_eq!(solved, with_tiling, "boards with a tiling left unsolved");
 }
 
-/// `solve` on paper-protocol boards of 256×256 and 384×384 made here: decided `sat`
+/// `solve` on paper-protocol boards from 256×256 to 2048×2048 made here: decided `sat`
 /// (the descent alone left the 256×256 ones `unknown` after a minute) with a tiling the
-/// verifier accepts, and the same bytes twice.
+/// verifier accepts, and the same bytes twice; and refused with its memory figures,
+/// nothing on standard output, under a `--memory` it does not fit.
 #[test]
-fn the_default_decides_paper_protocol_boards_of_256_and_384() {
+fn the_default_decides_paper_protocol_boards_from_256_to_2048() {
     use crate::hardening::dominofit;
     let dir = tempfile::tempdir().unwrap();
-    for side in ["256", "384"] {
+    for side in ["256", "384", "1024", "2048"] {
         let board = dir.path().join(format!("paper-{side}.json"));
         let made = dominofit()
             .args([
@@ -100,5 +101,20 @@ fn the_default_decides_paper_protocol_boards_of_256_and_384() {
             .unwrap();
         assert!(verified.status.success(), "{side}");
         assert_eq!(first, solve(), "{side}: not the same answer twice");
+        if side == "1024" {
+            let out = dominofit()
+                .arg("solve")
+                .arg(&board)
+                .args(["--memory", "200"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1));
+            assert!(out.stdout.is_empty());
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                said.contains("would need about 507 MiB of memory (the model 161 MiB, the solver 346 MiB), more than the 200 MiB allowed"),
+                "{said}"
+            );
+        }
     }
 }

@@ -68,6 +68,12 @@ impl Ilp {
 /// allows beyond 10%; at 96×96 one phase already took 0.8 s on an idle machine.
 const IN_PROCESS_MAX_PLACEMENTS: usize = 2_000;
 
+/// Bytes a cell of the board costs the in-process ILP (the program as good_lp holds it,
+/// and the solver's own matrices), in this process or its worker: microlp held 1.8 KiB a
+/// cell five seconds into a 512×512 board (480 MiB), so a 2048×2048 board is refused
+/// within the default budget of at most 8 GiB.
+const BYTES_PER_CELL: u64 = 2048;
+
 /// What one solve returned, solver-independent.
 enum Answer {
     Tiling(Vec<PlacementId>),
@@ -88,6 +94,12 @@ impl Backend for Ilp {
 
     fn capabilities(&self) -> crate::backend::Capabilities {
         crate::backend::Capabilities::ILP
+    }
+
+    fn footprint(&self, rows: usize, cols: usize) -> u64 {
+        (rows as u64)
+            .saturating_mul(cols as u64)
+            .saturating_mul(BYTES_PER_CELL)
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

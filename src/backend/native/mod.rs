@@ -8,6 +8,7 @@
 
 mod farkas;
 mod flow;
+pub mod footprint;
 pub mod ladder;
 mod layout;
 mod matching;
@@ -98,6 +99,10 @@ impl Backend for Native {
         Capabilities::SEARCH
     }
 
+    fn footprint(&self, rows: usize, cols: usize) -> u64 {
+        footprint::planned_bytes(&self.options, rows, cols)
+    }
+
     /// The colour splits too: they cost about a fifth more at game size (more groups to
     /// compile and maintain) and cut the search by orders of magnitude on large and
     /// adversarial boards, where row-by-row search with the line and cut quotas alone
@@ -146,7 +151,11 @@ impl Backend for Native {
             beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
             ..budget.clone()
         };
-        let search = search::Search::new(&layout, self.options);
+        let options = SearchOptions {
+            cache_words: footprint::cache_words(&self.options),
+            ..self.options
+        };
+        let search = search::Search::new(&layout, options);
         if budget.expired() {
             return Ok(out_of_time());
         }

@@ -192,6 +192,13 @@ impl Backend for Portfolio {
         Families::ColourSplits
     }
 
+    /// The members run at once, each with its own state beside the one model.
+    fn footprint(&self, rows: usize, cols: usize) -> u64 {
+        self.members
+            .iter()
+            .fold(0u64, |sum, m| sum.saturating_add(m.footprint(rows, cols)))
+    }
+
     /// The first member's fast path, when it has one for this board: a game board is
     /// decided in microseconds, before a thread could start, and compiling the general
     /// model for the race took five times as long as the answer. A board the path gives

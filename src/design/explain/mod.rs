@@ -167,6 +167,9 @@ fn walkthrough(
     budget: &Budget,
     check: bool,
 ) -> Result<Walkthrough, ExplainError> {
+    // The walkthrough's model and board, and the search that checks the moves beside.
+    crate::driver::plan(instance, &crate::backend::native::Native::default(), 2)
+        .map_err(ExplainError::Search)?;
     let model = model::compile(instance, Families::ColourSplits);
     let mut board = Board::new(&model);
     let moves: Vec<Piece> = given.pieces().collect();

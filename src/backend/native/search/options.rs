@@ -78,6 +78,11 @@ pub struct SearchOptions {
     /// With restarts, when one tiling is asked for: from this restart on, the repair
     /// engine (`native/repair/`) takes a turn after each descent; `u64::MAX`: never.
     pub repair_after_restarts: u64,
+    /// With restarts, when one tiling is asked for: the repair's work before the first
+    /// descent, per open cell; 0: none. On the paper's boards the repair finishes within
+    /// 35 per cell from 96×96 to 2048×2048 (BENCHMARKS.md, "Repair"), while a single
+    /// descent of a 2048×2048 board costs most of a minute before its first restart.
+    pub repair_opening: u64,
     /// Open cells a board needs for the repair to take turns: smaller boards are the
     /// descent's alone (it decides them, or they have no tiling).
     pub repair_min_cells: usize,
@@ -153,6 +158,7 @@ impl Default for SearchOptions {
             walls_after_restarts: 16,
             restart_unit: 256,
             repair_after_restarts: 1,
+            repair_opening: 32,
             repair_min_cells: 4096,
             repair_share: 32,
             component_limit: 256,

@@ -1,15 +1,16 @@
-//! The repair engine between descents: on boards large enough that descents run into
-//! walls, after the first restarts, the repair ([`crate::backend::native::repair`]) gets
-//! work in proportion to the work of the descents before it (trail entries they undid;
-//! for the repair, moves and the cells its paths explored), and keeps its tiling from
-//! one turn to the next. Both are counted, not timed, so the answer is the same on every
-//! machine, and a board the repair cannot finish costs the descent a bounded share.
+//! The repair engine beside the descents, when one tiling is all that is asked (it only
+//! ever answers with a tiling: uniqueness, enumeration and unsat are the descent's). On
+//! boards large enough that descents run into walls it opens with `repair_opening` work
+//! per open cell, and after the first restarts it gets work in proportion to the work
+//! of the descents before it (trail entries they undid; for the repair, moves and the
+//! cells its paths explored), keeping its tiling from one turn to the next. Both are
+//! counted, not timed, so the answer is the same on every machine, and a board the
+//! repair cannot finish costs the descent a bounded share.
 //!
 //! The share grows with the board: a descent's step costs more on a larger board (its
 //! stall checks, the matching filter and the LP see more of it), a repair move's path
 //! stays local. Measured: a unit of descent work takes about as long as two units of
-//! repair work at 96×96 and eighty at 512×512 (BENCHMARKS.md, "Repair"). It only ever answers with a tiling, so it runs only when one
-//! tiling is all that is asked: uniqueness, enumeration and unsat are the descent's.
+//! repair work at 96×96 and eighty at 512×512 (BENCHMARKS.md, "Repair").
 
 use super::state::Search;
 use crate::backend::native::proof::Trace;
@@ -24,6 +25,23 @@ pub(super) const SHARE_UNIT: u64 = 16;
 pub(super) const SHARE_CELLS: u64 = 4096;
 
 impl<T: Trace> Search<'_, T> {
+    /// The repair's opening turn, before the first descent: `repair_opening` work per
+    /// open cell. `Some` ending as for [`Self::repair_turn`].
+    pub(super) fn repair_opening(
+        &mut self,
+        repair: &mut Option<Repair>,
+        limit: usize,
+        budget: &Budget,
+        sink: &mut Sink,
+    ) -> Option<Ending> {
+        let cells = self.lay.model.covers.len() as u64;
+        let work = cells.saturating_mul(self.options.repair_opening);
+        if work == 0 {
+            return None;
+        }
+        self.repair_for(repair, limit, work, budget, sink)
+    }
+
     /// The repair's turn after restart `run` (the descents undid `since` trail entries
     /// since its last turn): `Some` ending when it found a tiling (reported to `sink`)
     /// or the budget ran out during its turn.
@@ -36,38 +54,45 @@ impl<T: Trace> Search<'_, T> {
         budget: &Budget,
         sink: &mut Sink,
     ) -> Option<Ending> {
-        let options = &self.options;
+        if u64::from(run) < self.options.repair_after_restarts {
+            return None;
+        }
+        let cells = self.lay.model.covers.len() as u64;
+        let work = since
+            .saturating_mul(self.options.repair_share)
+            .saturating_mul(cells)
+            / (SHARE_UNIT * SHARE_CELLS);
+        self.repair_for(repair, limit, work.max(1), budget, sink)
+    }
+
+    /// `work` more for the repair, when one tiling is all that is asked and the board is
+    /// large enough; it keeps its tiling from one turn to the next.
+    fn repair_for(
+        &mut self,
+        repair: &mut Option<Repair>,
+        limit: usize,
+        work: u64,
+        budget: &Budget,
+        sink: &mut Sink,
+    ) -> Option<Ending> {
         let model = self.lay.model;
-        if limit != 1
-            || u64::from(run) < options.repair_after_restarts
-            || model.covers.len() < options.repair_min_cells
-        {
+        if limit != 1 || model.covers.len() < self.options.repair_min_cells {
             return None;
         }
         if repair.is_none() {
-            *repair = Some(Repair::new(model, options.seed)?);
+            *repair = Some(Repair::new(model, self.options.seed)?);
         }
         let engine = repair.as_mut()?;
-        let cells = model.covers.len() as u64;
-        let work = since
-            .saturating_mul(options.repair_share)
-            .saturating_mul(cells)
-            / (SHARE_UNIT * SHARE_CELLS);
-        match engine.run(model, work.max(1), budget) {
+        let ran = engine.run(model, work, budget);
+        self.repair_moves = engine.moves;
+        match ran {
             Repaired::Solved(ids) => {
-                self.repair_moves = engine.moves;
                 // One tiling is all that is asked: the sink's answer changes nothing.
                 let _: Control = sink(&ids);
                 Some(Ending::Stopped)
             }
-            Repaired::Stopped => {
-                self.repair_moves = engine.moves;
-                Some(Ending::Timeout)
-            }
-            Repaired::Unsolved => {
-                self.repair_moves = engine.moves;
-                None
-            }
+            Repaired::Stopped => Some(Ending::Timeout),
+            Repaired::Unsolved => None,
         }
     }
 }
