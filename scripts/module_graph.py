@@ -291,16 +291,31 @@ class Graph:
     def glob_targets(self, f, key, scope):
         """What a file takes from `use key::*`: its defining file for each name brought in
         that the file mentions."""
+        return self.glob_names(f, key, set()) or {key}
+
+    def glob_names(self, f, key, seen):
+        """The defining files of the names `key::*` brings in that `f` mentions: what
+        `key` defines, what it imports by name, and through its own glob imports
+        (`pub use a::*;` in a front), followed the same way."""
+        if key in seen:
+            return set()
+        seen.add(key)
         g = self.files[key]
         out = set()
         if f.words & g.defines:
             out.add(key)
         for p, bound, _, _, s in g.uses:
-            if bound != "*" and s == key and bound in f.words:
-                hit = self.locate(s, p.split("::"))
-                if hit:
-                    out.add(self.resolve(hit[0], hit[1]))
-        return out or {key}
+            if s != key:
+                continue
+            hit = self.locate(s, p.split("::"))
+            if not hit:
+                continue
+            if bound == "*":
+                if hit[1] in ([], ["*"]):
+                    out |= self.glob_names(f, hit[0], seen)
+            elif bound in f.words:
+                out.add(self.resolve(hit[0], hit[1]))
+        return out
 
     def imports(self, f):
         """(target file, offset) for one file."""

@@ -138,6 +138,84 @@ fn the_module_graph_check_sees_siblings_through_a_glob_and_stray_files() {
     );
 }
 
+/// Siblings that reach each other through their parent's glob re-exports (`pub use
+/// a::*; pub use b::*;` in the front, `use super::*` in each), each naming the other's
+/// type unqualified, form a circle; the harmless twin, where only one names the other,
+/// passes.
+#[test]
+fn the_module_graph_check_sees_siblings_through_glob_re_exports() {
+    let tree = |b_names_a: bool| {
+        let b = if b_names_a {
+            "use super::*;\npub struct B;\npub fn g(_: A) {}\n"
+        } else {
+            "use super::*;\npub struct B;\npub fn g() {}\n"
+        };
+        scratch(&[
+            ("lib.rs", "pub mod model;\n"),
+            ("model/mod.rs", "mod a;\nmod b;\npub use a::*;\npub use b::*;\n"),
+            (
+                "model/a.rs",
+                "use super::*;\npub struct A;\npub fn f(_: B) {}\n",
+            ),
+            ("model/b.rs", b),
+        ])
+    };
+    let (passed, said) = tree(true);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("import circle: model::a, model::b\n"),
+        "{said}"
+    );
+    let (passed, said) = tree(false);
+    assert!(passed, "{said}");
+    assert!(said.contains("no circle, none upward"), "{said}");
+}
+
+/// The module tables list the files of the engine's folders: each file of these
+/// folders (but `mod.rs` and `tests.rs`) is named in its module's row, so a new file
+/// there comes with its line on the map.
+#[test]
+fn the_module_rows_name_every_file_of_their_folders() {
+    let doc = std::fs::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
+    let row = |module: &str| -> String {
+        let start = format!("| `{module}` |");
+        doc.lines()
+            .find(|l| l.starts_with(&start))
+            .unwrap_or_else(|| panic!("ARCHITECTURE.md has no row for `{module}`"))
+            .to_string()
+    };
+    let mut missing = Vec::new();
+    for (module, folder) in [
+        ("backend::native", "src/backend/native"),
+        ("backend::native", "src/backend/native/search"),
+        ("backend::native", "src/backend/native/repair"),
+        ("backend::native", "src/backend/native/matching"),
+        ("backend::native", "src/backend/native/small"),
+        ("design", "src/design"),
+        ("design", "src/design/explain"),
+        ("certify", "src/certify"),
+        ("certify", "src/certify/pb"),
+    ] {
+        let text = row(module);
+        let mut files: Vec<String> = std::fs::read_dir(Path::new(ROOT).join(folder))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+            .filter(|stem| stem != "mod" && stem != "tests")
+            .collect();
+        files.sort();
+        for stem in files {
+            let named = [format!("`{stem}`"), format!("`{stem}.rs`"), format!("`{stem}/")]
+                .iter()
+                .any(|n| text.contains(n.as_str()));
+            if !named {
+                missing.push(format!("{folder}/{stem}.rs (row `{module}`)"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not on the map: {missing:#?}");
+}
+
 /// No file in `src/` over 500 lines: one job per file.
 #[test]
 fn no_source_file_is_over_500_lines() {
