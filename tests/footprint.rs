@@ -86,9 +86,9 @@ fn the_plan_bounds_the_memory_of_compiling_and_solving() {
         }
         // Near the truth where the board, not the cache's cap, makes the plan.
         if side >= 512 {
-            let cache = 8 * dominofit::backend::native::footprint::cache_words(
-                &SearchOptions::default(),
-            ) as u64;
+            let cache =
+                8 * dominofit::backend::native::footprint::cache_words(&SearchOptions::default())
+                    as u64;
             let planned = model_plan + Native::default().footprint(side, side) - cache;
             assert!(
                 planned <= 3 * (model_peak + worst),
@@ -118,6 +118,8 @@ fn grade_and_explain_are_refused_past_the_budget() {
     let refusal = "more than the 256 MiB allowed";
     let graded = graded.expect_err("graded past the budget").to_string();
     assert!(graded.contains(refusal), "{graded}");
-    let explained = explained.expect_err("explained past the budget").to_string();
+    let explained = explained
+        .expect_err("explained past the budget")
+        .to_string();
     assert!(explained.contains(refusal), "{explained}");
 }

@@ -152,7 +152,10 @@ fn the_module_graph_check_sees_siblings_through_glob_re_exports() {
         };
         scratch(&[
             ("lib.rs", "pub mod model;\n"),
-            ("model/mod.rs", "mod a;\nmod b;\npub use a::*;\npub use b::*;\n"),
+            (
+                "model/mod.rs",
+                "mod a;\nmod b;\npub use a::*;\npub use b::*;\n",
+            ),
             (
                 "model/a.rs",
                 "use super::*;\npub struct A;\npub fn f(_: B) {}\n",
@@ -205,9 +208,13 @@ fn the_module_rows_name_every_file_of_their_folders() {
             .collect();
         files.sort();
         for stem in files {
-            let named = [format!("`{stem}`"), format!("`{stem}.rs`"), format!("`{stem}/")]
-                .iter()
-                .any(|n| text.contains(n.as_str()));
+            let named = [
+                format!("`{stem}`"),
+                format!("`{stem}.rs`"),
+                format!("`{stem}/"),
+            ]
+            .iter()
+            .any(|n| text.contains(n.as_str()));
             if !named {
                 missing.push(format!("{folder}/{stem}.rs (row `{module}`)"));
             }

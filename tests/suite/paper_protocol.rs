@@ -28,7 +28,10 @@ fn the_planted_tiling_solves_its_board_at_1024_and_2048() {
         assert_eq!((board.rows, board.cols), (side, side));
         verify(&board, &tiling).unwrap_or_else(|why| panic!("{side}: {why}"));
         let share = horizontal_share(&board);
-        assert!((0.30..0.38).contains(&share), "{side}: horizontal share {share}");
+        assert!(
+            (0.30..0.38).contains(&share),
+            "{side}: horizontal share {share}"
+        );
     }
 }
 
