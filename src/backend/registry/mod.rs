@@ -7,6 +7,9 @@
 //! the raw-sums refusal and the portfolio's member check. Entries for optional solvers
 //! are compiled in with their Cargo feature, the way good_lp gates its solvers.
 
+mod name;
+pub use name::{DEFAULT_PORTFOLIO, Parsed, parse_name};
+
 use super::renamed::Renamed;
 use super::{Backend, BackendOptions, Capabilities, dp, external, ilp, native, portfolio, sat};
 use crate::encode::Encoding;
@@ -31,11 +34,6 @@ impl Builtin {
         self.build(&BackendOptions::default()).capabilities()
     }
 }
-
-/// The members of `portfolio`: the native search as it is by default, and with the
-/// matching filter at every stall, which wins on the boards where the default's
-/// schedule is too sparse (BENCHMARKS.md).
-pub const DEFAULT_PORTFOLIO: &[&str] = &["native", "native-matching"];
 
 /// Every built-in backend of this binary.
 pub const BUILTINS: &[Builtin] = &[
@@ -140,10 +138,9 @@ pub fn native_options(name: &str) -> Option<native::SearchOptions> {
 /// options for a native backend, its native members for a portfolio (which logs its
 /// winner's proof), and the default search for any other backend.
 pub fn proof_searches(name: &str, options: &BackendOptions) -> Vec<native::SearchOptions> {
-    let members: Vec<&str> = match name.strip_prefix("portfolio:") {
-        Some(members) => members.split(['+', ',']).collect(),
-        None if name == "portfolio" => DEFAULT_PORTFOLIO.to_vec(),
-        None => vec![name],
+    let members: Vec<&str> = match parse_name(name) {
+        Parsed::Portfolio(members) => members,
+        Parsed::Encoded { .. } | Parsed::Single(_) => vec![name],
     };
     let searches: Vec<native::SearchOptions> = members
         .into_iter()
@@ -166,10 +163,11 @@ pub fn of_native_searches(
     options: &BackendOptions,
     make: &mut dyn FnMut(native::Native) -> Box<dyn Backend>,
 ) -> Option<Box<dyn Backend>> {
-    let members: Vec<&str> = match name.strip_prefix("portfolio:") {
-        Some(members) => members.split(['+', ',']).collect(),
-        None if name == "portfolio" => DEFAULT_PORTFOLIO.to_vec(),
-        None => return native_options(name).map(|o| make(native::Native::new(o))),
+    let members: Vec<&str> = match parse_name(name) {
+        Parsed::Portfolio(members) => members,
+        Parsed::Encoded { .. } | Parsed::Single(_) => {
+            return native_options(name).map(|o| make(native::Native::new(o)));
+        }
     };
     let built = members
         .into_iter()
@@ -299,33 +297,45 @@ pub fn lookup(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, 
 /// # Errors
 /// The name is unknown, or asks for something its backend cannot do.
 pub fn by_name(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, LookupError> {
-    if let Some(members) = name.strip_prefix("portfolio:") {
-        let members: Vec<&str> = members.split(['+', ',']).collect();
-        return portfolio_of(name, &members, options);
+    match parse_name(name) {
+        Parsed::Portfolio(members) => portfolio_of(name, &members, options),
+        Parsed::Encoded { base, encoding } => encoded(name, base, encoding, options),
+        Parsed::Single(name) => single(name, options),
     }
-    if let Some((base, encoding)) = name.split_once(':') {
-        let Ok(encoding) = encoding.parse::<Encoding>() else {
-            return Err(LookupError::UnknownEncoding {
-                encoding: encoding.to_string(),
-            });
-        };
-        let inner = by_name(
-            base,
-            &BackendOptions {
-                encoding,
-                ..*options
-            },
-        )?;
-        if !inner.capabilities().takes_encoding {
-            return Err(LookupError::NoEncoding {
-                backend: base.to_string(),
-            });
-        }
-        return Ok(Box::new(Renamed {
-            name: name.to_string(),
-            inner,
-        }));
+}
+
+/// `NAME:ENCODING`: backend `base` with the encoding, under the whole name.
+fn encoded(
+    name: &str,
+    base: &str,
+    encoding: &str,
+    options: &BackendOptions,
+) -> Result<Box<dyn Backend>, LookupError> {
+    let Ok(encoding) = encoding.parse::<Encoding>() else {
+        return Err(LookupError::UnknownEncoding {
+            encoding: encoding.to_string(),
+        });
+    };
+    let inner = by_name(
+        base,
+        &BackendOptions {
+            encoding,
+            ..*options
+        },
+    )?;
+    if !inner.capabilities().takes_encoding {
+        return Err(LookupError::NoEncoding {
+            backend: base.to_string(),
+        });
     }
+    Ok(Box::new(Renamed {
+        name: name.to_string(),
+        inner,
+    }))
+}
+
+/// A built-in backend, or an external program with a descriptor.
+fn single(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>, LookupError> {
     if let Some(builtin) = builtin(name) {
         return Ok(builtin.build(options));
     }
@@ -346,10 +356,11 @@ pub fn by_name(name: &str, options: &BackendOptions) -> Result<Box<dyn Backend>,
 
 /// Why `name` (a backend name, possibly `NAME:ENCODING`) may not be a portfolio member.
 pub fn member_refusal(name: &str) -> Option<String> {
-    let base = name.split_once(':').map_or(name, |(base, _)| base);
-    if base == "portfolio" {
-        return Some("a portfolio cannot hold a portfolio".to_string());
-    }
+    let base = match parse_name(name) {
+        Parsed::Portfolio(_) => return Some("a portfolio cannot hold a portfolio".to_string()),
+        Parsed::Encoded { base, .. } => base,
+        Parsed::Single(name) => name,
+    };
     // External programs run as processes that are killed when told to stop.
     let interruptible = builtin(base).is_none_or(|b| b.capabilities().interruptible);
     (!interruptible).then(|| {
@@ -386,67 +397,4 @@ fn portfolio_of(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_compiled_in_backend_is_reserved_and_says_what_it_can_do() {
-        let options = BackendOptions::default();
-        for builtin in BUILTINS {
-            assert!(
-                ALL_BUILTIN_NAMES.contains(&builtin.name),
-                "{}",
-                builtin.name
-            );
-            let backend = builtin.build(&options);
-            assert_eq!(backend.name(), builtin.name);
-            let expected = match builtin.name {
-                "dp" => Capabilities::DP,
-                "varisat" => Capabilities::SAT,
-                // CaDiCaL asks its terminator between steps: it stops when told.
-                "cadical-lib" => Capabilities {
-                    interruptible: true,
-                    ..Capabilities::SAT
-                },
-                "microlp" | "highs" | "coin-cbc" => Capabilities::ILP,
-                _ => Capabilities::SEARCH,
-            };
-            assert_eq!(backend.capabilities(), expected, "{}", builtin.name);
-        }
-    }
-
-    #[test]
-    fn encoding_suffixes_follow_the_capability() {
-        let options = BackendOptions::default();
-        // `portfolio:` is followed by members, not an encoding.
-        for builtin in BUILTINS.iter().filter(|b| b.name != "portfolio") {
-            let name = format!("{}:sequential", builtin.name);
-            match by_name(&name, &options) {
-                Ok(backend) => {
-                    assert!(builtin.capabilities().takes_encoding, "{name}");
-                    assert_eq!(backend.name(), name);
-                }
-                Err(e) => {
-                    assert!(!builtin.capabilities().takes_encoding, "{name}: {e}");
-                    assert!(matches!(&e, LookupError::NoEncoding { .. }), "{name}: {e}");
-                }
-            }
-        }
-        for encoding in Encoding::ALL {
-            assert_eq!(encoding.name().parse::<Encoding>(), Ok(encoding));
-        }
-        assert!(matches!(
-            by_name("varisat:unknown", &options),
-            Err(LookupError::UnknownEncoding { .. })
-        ));
-    }
-
-    #[test]
-    fn portfolio_members_must_stop_when_asked() {
-        for builtin in BUILTINS {
-            let refused = member_refusal(builtin.name).is_some();
-            let expected = builtin.name == "portfolio" || !builtin.capabilities().interruptible;
-            assert_eq!(refused, expected, "{}", builtin.name);
-        }
-    }
-}
+mod tests;
