@@ -918,7 +918,8 @@ fn a_portfolio_takes_its_first_members_small_board_path() {
     );
 }
 
-/// An undecided portfolio names no winner: nobody won.
+/// An undecided portfolio names no winner: nobody won. (A uniqueness check: with
+/// `--limit 1` the repair's opening answers this board in milliseconds.)
 #[test]
 fn an_unknown_portfolio_has_no_winner() {
     let dir = tempfile::tempdir().unwrap();
@@ -926,7 +927,14 @@ fn an_unknown_portfolio_has_no_winner() {
     let (open, _) = dominofit::puzzle::generate::planted_open(300, 300, 5, 0).unwrap();
     std::fs::write(&board, open.to_json()).unwrap();
     let out = dominofit()
-        .args(["solve", board.to_str().unwrap(), "--timeout", "0.05"])
+        .args([
+            "solve",
+            board.to_str().unwrap(),
+            "--timeout",
+            "0.05",
+            "--limit",
+            "2",
+        ])
         .args(["--format", "json", "--backend", "portfolio:native-general"])
         .output()
         .unwrap();

@@ -284,7 +284,7 @@ fn a_veripb_rejection_keeps_its_reason_under_rust_backtrace() {
 /// command line asked for, refused before any board is made.
 #[test]
 fn generate_refuses_every_bad_size_as_a_usage_error() {
-    for (rows, cols) in [("0", "3"), ("3", "0"), ("100000", "3"), ("2048", "2048")] {
+    for (rows, cols) in [("0", "3"), ("3", "0"), ("100000", "3"), ("2049", "2048")] {
         let out = dominofit()
             .args(["generate", "--rows", rows, "--cols", cols])
             .output()

@@ -167,3 +167,40 @@ fn line_runs(lay: &Layout, active: &[bool], g: usize) -> Vec<(Vec<u32>, Vec<u32>
     }
     runs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::native::search::propagator::HandNode;
+    use crate::model::{Families, compile};
+    use crate::puzzle::Orientation;
+    use crate::puzzle::parse::parse_instances;
+
+    /// One row of six cells with three horizontal pieces to place (six dots): the row's
+    /// five horizontal candidates leave room for three side by side; without the middle
+    /// one, two runs of three cells hold one each, and the check fails with a reason
+    /// that refutes the node, as its twin says.
+    #[test]
+    fn a_line_without_room_for_its_quota_fails() {
+        let text = r#"{"rows": 1, "cols": 6, "blocked": [], "row_clues": [6],
+                       "col_clues": [0, 2, 0, 2, 0, 2]}"#;
+        let board = &parse_instances(text, "row.json", "row", false).unwrap()[0];
+        let model = compile(board, Families::AllQuotas);
+        assert!(model.infeasible.is_none());
+        let lay = Layout::new(&model, false);
+        let middle = model
+            .placements
+            .iter()
+            .position(|p| p.orientation == Orientation::Horizontal && p.col == 2)
+            .unwrap() as u32;
+        let whole = HandNode::new(&lay, &[]);
+        let mut check = LineCapacity::default();
+        assert!(check.check(&whole.node(&lay), None).is_ok());
+        assert!(check.holds_from_scratch(&whole.node(&lay)));
+        let cut = HandNode::new(&lay, &[middle]);
+        let node = cut.node(&lay);
+        assert!(check.check(&node, Some(0)).is_err());
+        assert!(!check.holds_from_scratch(&node));
+        assert!(cut.values().refuted_by(&check.explain(&node), &model));
+    }
+}

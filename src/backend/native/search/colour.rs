@@ -183,3 +183,43 @@ impl ColourBalance {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::native::layout::Layout;
+    use crate::backend::native::search::propagator::HandNode;
+    use crate::model::{Families, compile};
+    use crate::puzzle::Orientation;
+    use crate::puzzle::parse::parse_instances;
+
+    /// One row of four cells: the middle piece gone leaves two components of two cells,
+    /// each one of each colour; the first piece gone instead leaves the first cell alone,
+    /// a component of one colour, and the check fails with a reason that refutes the
+    /// node, as its twin says.
+    #[test]
+    fn a_component_of_more_cells_of_one_colour_fails() {
+        let text = r#"{"rows": 1, "cols": 4, "blocked": [], "row_clues": [4],
+                       "col_clues": [0, 2, 0, 2]}"#;
+        let board = &parse_instances(text, "row.json", "row", false).unwrap()[0];
+        let model = compile(board, Families::ColourSplits);
+        assert!(model.infeasible.is_none());
+        let lay = Layout::new(&model, false);
+        let at = |col: usize| {
+            model
+                .placements
+                .iter()
+                .position(|p| p.orientation == Orientation::Horizontal && p.col == col)
+                .unwrap() as u32
+        };
+        let mut check = ColourBalance::new(256);
+        let split = HandNode::new(&lay, &[at(1)]);
+        assert!(check.check(&split.node(&lay), Some(0)).is_ok());
+        assert!(check.holds_from_scratch(&split.node(&lay)));
+        let lone = HandNode::new(&lay, &[at(0)]);
+        let node = lone.node(&lay);
+        assert!(check.check(&node, Some(0)).is_err());
+        assert!(!check.holds_from_scratch(&node));
+        assert!(lone.values().refuted_by(&check.explain(&node), &model));
+    }
+}

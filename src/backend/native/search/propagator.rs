@@ -129,3 +129,59 @@ impl Stamps {
         self.epoch
     }
 }
+
+/// A node built by hand, for a propagator's test in its own file (no search state, so
+/// no import circle): every placement a candidate and no cell covered, each group's
+/// members live and its quota whole; then `deleted` taken away, as deletions on the
+/// trail. Nothing propagates: a reason that rests on propagation having run (the
+/// transport's cut leaves out a zero quota's members, which propagation deletes) needs
+/// a node propagation would leave as it is, which is the test's to choose.
+#[cfg(test)]
+pub(super) struct HandNode {
+    active: Vec<bool>,
+    covered: Vec<bool>,
+    left: Vec<u32>,
+    quota: Vec<i32>,
+    trail: Vec<u32>,
+}
+
+#[cfg(test)]
+impl HandNode {
+    pub(super) fn new(lay: &Layout, deleted: &[u32]) -> HandNode {
+        let mut active = vec![true; lay.model.placements.len()];
+        let mut left: Vec<u32> = (0..lay.groups() as u32)
+            .map(|g| lay.members(g).len() as u32)
+            .collect();
+        let mut trail = Vec::new();
+        for &p in deleted {
+            active[p as usize] = false;
+            for &g in lay.groups_of(p) {
+                left[g as usize] -= 1;
+            }
+            trail.push(p << 1);
+        }
+        HandNode {
+            active,
+            covered: vec![false; lay.cells],
+            left,
+            quota: lay.model.quotas.iter().map(|g| g.quota as i32).collect(),
+            trail,
+        }
+    }
+
+    pub(super) fn node<'s>(&'s self, lay: &'s Layout<'s>) -> Node<'s> {
+        Node {
+            lay,
+            active: &self.active,
+            covered: &self.covered,
+            left: &self.left,
+            quota: &self.quota,
+            trail: &self.trail,
+        }
+    }
+
+    /// The node's values, as the recipes' checker reads them.
+    pub(super) fn values(&self) -> crate::backend::native::recipe::NodeValues {
+        crate::backend::native::recipe::NodeValues::new(&self.active, &self.trail)
+    }
+}
