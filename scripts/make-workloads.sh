@@ -17,7 +17,8 @@
 #   paper.jsonl    3 boards each of 64, 96, 128, 160, 192, 256 by the paper's protocol
 #                  (--tiling backtrack: randomized row-major backtracking)
 #   paper-large.jsonl 2 boards each of 384 and 512 and one of 1024 by the paper's
-#                  protocol (2048x2048 boards are refused: the size cap is 2^20 cells)
+#                  protocol (boards of every size to 2048x2048 by the same protocol are
+#                  made, not committed, by scripts/race-sizes.sh)
 #   paper-small.jsonl 3 boards each of 8, 16, 24, 32, 48 by the paper's protocol
 #   paper-perturbed.jsonl (not made here: scripts/paper_unsat.py) 6 boards each of 64,
 #                  96, 128: paper-protocol boards with one or two dots moved, kept when

@@ -4,6 +4,8 @@
 //! kernel half way.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 const GIB: u64 = 1 << 30;
 
@@ -28,12 +30,31 @@ pub fn limit() -> Option<u64> {
 }
 
 /// The memory a run may plan for: the `--memory` limit when one is set; otherwise half
-/// the memory available now (from `/proc/meminfo` where there is one), at most 8 GiB,
-/// or 2 GiB when it cannot be read.
+/// the memory available now (from `/proc/meminfo` where there is one, read at most once
+/// a second), at most 8 GiB, or 2 GiB when it cannot be read.
 pub fn budget() -> u64 {
-    limit().unwrap_or_else(|| {
-        meminfo("MemAvailable").map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
-    })
+    limit().unwrap_or_else(|| available().map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB)))
+}
+
+/// `MemAvailable` as last read, and when.
+static AVAILABLE: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
+
+/// How long a reading of `MemAvailable` stands: every board on the general path is
+/// planned against the budget, and reading `/proc/meminfo` takes about 20 µs, as long
+/// as solving a small board.
+const AVAILABLE_FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// `MemAvailable` in bytes, read at most once a second.
+fn available() -> Option<u64> {
+    let mut last = AVAILABLE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((at, bytes)) = *last
+        && at.elapsed() < AVAILABLE_FRESH_FOR
+    {
+        return Some(bytes);
+    }
+    let bytes = meminfo("MemAvailable")?;
+    *last = Some((Instant::now(), bytes));
+    Some(bytes)
 }
 
 /// Whether the message a program left on standard error says it ran out of memory:

@@ -36,6 +36,16 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
+/// The allocator counts every thread's allocations: the tests of this file run one at
+/// a time, so that one's board is not counted in the other's peak.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The peak bytes allocated by `f` above what was allocated when it began.
 fn peak_of<R>(f: impl FnOnce() -> R) -> (R, u64) {
     let base = NOW.load(Ordering::SeqCst);
@@ -46,6 +56,7 @@ fn peak_of<R>(f: impl FnOnce() -> R) -> (R, u64) {
 
 #[test]
 fn the_plan_bounds_the_memory_of_compiling_and_solving() {
+    let _alone = alone();
     for (side, tiling, seed) in [
         (128, Tiling::Backtrack, 3),
         (256, Tiling::Backtrack, 4),
@@ -104,6 +115,7 @@ fn the_plan_bounds_the_memory_of_compiling_and_solving() {
 /// board each is refused with the figures, before any model is built.
 #[test]
 fn grade_and_explain_are_refused_past_the_budget() {
+    let _alone = alone();
     use dominofit::design::{explain, grade};
     let (instance, _) = planted_by(1024, 1024, 7, 0, true, Tiling::Backtrack).expect("a board");
     dominofit::memory::set_limit(Some(256 << 20));

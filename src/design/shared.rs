@@ -94,12 +94,8 @@ pub fn shared(
     };
     let report = driver::run(instance, &Native::default(), &request)?;
     let tilings = &report.solutions;
-    let status = match (tilings.len(), report.complete) {
-        (0, true) => Status::Unsat,
-        (1, true) => Status::Unique,
-        (0 | 1, false) => Status::Unknown,
-        _ => Status::Multiple,
-    };
+    // The statuses of the tilings kept, by the one table every answer is read by.
+    let status = Status::from_evidence(tilings.len() as u64, report.complete, request.limit);
     let common = match tilings.split_first() {
         Some((first, rest)) => Solution::from_pieces(
             first
