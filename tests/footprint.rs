@@ -111,8 +111,8 @@ fn the_plan_bounds_the_memory_of_compiling_and_solving() {
 }
 
 /// The commands that compile models of their own beside a search (grade, explain and
-/// hint) hold them against the budget first: under a budget too small for a 1024×1024
-/// board each is refused with the figures, before any model is built.
+/// hint), and emit, hold them against the budget first: under a budget too small for a
+/// 1024×1024 board each is refused with the figures, before any model is built.
 #[test]
 fn grade_and_explain_are_refused_past_the_budget() {
     let _alone = alone();
@@ -126,7 +126,18 @@ fn grade_and_explain_are_refused_past_the_budget() {
         10,
         &Budget::unlimited(),
     );
+    dominofit::memory::set_limit(Some(64 << 20));
+    let emitted_small = dominofit::action::emit::emit(
+        &instance,
+        &dominofit::action::emit::EmitOptions::default(),
+        &mut std::io::sink(),
+        &|| false,
+    );
     dominofit::memory::set_limit(None);
+    let said = emitted_small
+        .expect_err("emitted past the budget")
+        .to_string();
+    assert!(said.contains("more than the 64 MiB allowed"), "{said}");
     let refusal = "more than the 256 MiB allowed";
     let graded = graded.expect_err("graded past the budget").to_string();
     assert!(graded.contains(refusal), "{graded}");

@@ -42,6 +42,15 @@ pub enum EmitError {
         #[source]
         source: LowerError,
     },
+    /// The model would not fit in memory; refused before it was compiled.
+    #[error("instance `{name}`: {source}")]
+    Memory {
+        /// The board.
+        name: String,
+        /// The plan that did not fit.
+        #[source]
+        source: crate::memory::OverBudget,
+    },
     /// Writing failed, or `stop` said so.
     #[error("instance `{name}`: {source}")]
     Write {
@@ -65,6 +74,11 @@ pub fn emit(
     stop: &dyn Fn() -> bool,
 ) -> Result<(), EmitError> {
     let name = || crate::escape::terminal(&instance.name);
+    let planned = model::footprint::planned_bytes(instance.rows, instance.cols);
+    crate::memory::plan(&[("the model", planned)]).map_err(|source| EmitError::Memory {
+        name: name(),
+        source,
+    })?;
     let model = model::compile(instance, options.families);
     let lowered = if options.to.needs_cnf() {
         let lowered = lower_within(&model, options.encoding, crate::memory::budget(), stop)

@@ -54,22 +54,45 @@ fn prepare(
 }
 
 /// The general model, in the families asked for (or the backend's), refused here when
-/// the backend cannot read them.
+/// the backend cannot read them or the model and the backend's search would not fit in
+/// the memory budget.
 fn general(
     instance: &Instance,
     backend: &dyn Backend,
     request: &Request,
     budget: &Budget,
 ) -> Result<Compiled, BackendError> {
+    let families = readable_families(backend, request)?;
+    plan(instance, backend, 1)?;
+    Ok(compiled(instance, families, budget))
+}
+
+/// [`general`] without the memory plan.
+fn unplanned(
+    instance: &Instance,
+    backend: &dyn Backend,
+    request: &Request,
+    budget: &Budget,
+) -> Result<Compiled, BackendError> {
+    let families = readable_families(backend, request)?;
+    Ok(compiled(instance, families, budget))
+}
+
+/// The families asked for (or the backend's), refused when the backend cannot read them.
+fn readable_families(backend: &dyn Backend, request: &Request) -> Result<Families, BackendError> {
     let families = request
         .families
         .unwrap_or_else(|| backend.default_families());
     check_families(backend, families)?;
-    plan(instance, backend, 1)?;
-    let Some(model) = model::compile_until(instance, families, &|| budget.expired()) else {
-        return Ok(Compiled::OutOfTime);
-    };
-    Ok(Compiled::Model(model))
+    Ok(families)
+}
+
+/// The model, or `OutOfTime` when the budget ran out while it was compiled.
+fn compiled(instance: &Instance, families: Families, budget: &Budget) -> Compiled {
+    match model::compile_until(instance, families, &|| budget.expired()) {
+        Some(model) => Compiled::Model(model),
+        None => Compiled::OutOfTime,
+    }
 }
 
 /// `models` compiled models and the backend's search held against the memory budget
@@ -148,8 +171,10 @@ fn concluded(
     {
         return Ok((outcome, reason));
     }
+    // Not planned again: the board is one the fast path took, of at most 128 cells, and
+    // a plan refused now would turn a decided answer into an error.
     if let Compiled::Model(model) =
-        general(instance, backend, request, &Budget::with_timeout(None))?
+        unplanned(instance, backend, request, &Budget::with_timeout(None))?
         && let Some(refutation) = &model.infeasible
     {
         reason = Some(refutation.to_string());

@@ -82,6 +82,9 @@ fn the_default_decides_paper_protocol_boards_from_256_to_2048() {
                 .arg("solve")
                 .arg(&board)
                 .args(["--format", "json", "--timeout", "600"])
+                // A budget of its own: the default, half the memory free, depends on
+                // what else the machine runs (the 2048×2048 board plans 1.8 GiB).
+                .args(["--memory", "3072"])
                 .output()
                 .unwrap();
             assert_eq!(out.status.code(), Some(0), "{side}");
@@ -115,6 +118,18 @@ fn the_default_decides_paper_protocol_boards_from_256_to_2048() {
                 said.contains("would need about 507 MiB of memory (the model 161 MiB, the solver 346 MiB), more than the 200 MiB allowed"),
                 "{said}"
             );
+            // The same plan when the search logs its proof as it answers.
+            let proofs = dir.path().join("proofs");
+            let out = dominofit()
+                .arg("solve")
+                .arg(&board)
+                .args(["--memory", "200", "--certify"])
+                .arg(&proofs)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1));
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(said.contains("the solver 346 MiB"), "{said}");
         }
     }
 }

@@ -220,6 +220,10 @@ impl Backend for Shared {
         self.0.native.default_families()
     }
 
+    fn footprint(&self, rows: usize, cols: usize) -> u64 {
+        self.0.native.footprint(rows, cols)
+    }
+
     /// None: the proof needs the model, and the small-board path runs inside
     /// [`Backend::solve`], logged, as the proof search always ran it.
     fn fast_path(&self, _: &Instance, _: Option<Families>) -> Option<Box<dyn FastPath>> {

@@ -76,7 +76,8 @@ pub struct SearchOptions {
     /// Failures allowed in restart run `k` are `luby(k) * restart_unit`.
     pub restart_unit: u64,
     /// With restarts, when one tiling is asked for: from this restart on, the repair
-    /// engine (`native/repair/`) takes a turn after each descent; `u64::MAX`: never.
+    /// engine (`native/repair/`) takes a turn after each descent; `u64::MAX`: never
+    /// after a descent (its opening is `repair_opening`'s).
     pub repair_after_restarts: u64,
     /// With restarts, when one tiling is asked for: the repair's work before the first
     /// descent, per open cell; 0: none. On the paper's boards the repair finishes within
