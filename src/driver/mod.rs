@@ -64,18 +64,7 @@ fn general(
 ) -> Result<Compiled, BackendError> {
     let families = readable_families(backend, request)?;
     plan(instance, backend, 1)?;
-    Ok(compiled(instance, families, budget))
-}
-
-/// [`general`] without the memory plan.
-fn unplanned(
-    instance: &Instance,
-    backend: &dyn Backend,
-    request: &Request,
-    budget: &Budget,
-) -> Result<Compiled, BackendError> {
-    let families = readable_families(backend, request)?;
-    Ok(compiled(instance, families, budget))
+    Ok(compile_within(instance, families, budget))
 }
 
 /// The families asked for (or the backend's), refused when the backend cannot read them.
@@ -88,7 +77,7 @@ fn readable_families(backend: &dyn Backend, request: &Request) -> Result<Familie
 }
 
 /// The model, or `OutOfTime` when the budget ran out while it was compiled.
-fn compiled(instance: &Instance, families: Families, budget: &Budget) -> Compiled {
+fn compile_within(instance: &Instance, families: Families, budget: &Budget) -> Compiled {
     match model::compile_until(instance, families, &|| budget.expired()) {
         Some(model) => Compiled::Model(model),
         None => Compiled::OutOfTime,
@@ -173,8 +162,8 @@ fn concluded(
     }
     // Not planned again: the board is one the fast path took, of at most 128 cells, and
     // a plan refused now would turn a decided answer into an error.
-    if let Compiled::Model(model) =
-        unplanned(instance, backend, request, &Budget::with_timeout(None))?
+    let families = readable_families(backend, request)?;
+    if let Compiled::Model(model) = compile_within(instance, families, &Budget::with_timeout(None))
         && let Some(refutation) = &model.infeasible
     {
         reason = Some(refutation.to_string());
