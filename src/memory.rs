@@ -112,6 +112,14 @@ pub fn count_in_words(n: u64) -> String {
     }
 }
 
+/// `bytes` for each cell of a `rows` × `cols` board, saturating: how every part of a
+/// plan grows with the board.
+pub fn per_cell(rows: usize, cols: usize, bytes: u64) -> u64 {
+    (rows as u64)
+        .saturating_mul(cols as u64)
+        .saturating_mul(bytes)
+}
+
 /// A board refused before any work: the memory its work is planned to take is more
 /// than [`budget`] allows.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,8 +13,5 @@ const BYTES_FIXED: u64 = 1 << 20;
 
 /// The most memory compiling a `rows` × `cols` board can take.
 pub fn planned_bytes(rows: usize, cols: usize) -> u64 {
-    (rows as u64)
-        .saturating_mul(cols as u64)
-        .saturating_mul(BYTES_PER_CELL)
-        .saturating_add(BYTES_FIXED)
+    crate::memory::per_cell(rows, cols, BYTES_PER_CELL).saturating_add(BYTES_FIXED)
 }

@@ -97,9 +97,7 @@ impl Backend for Ilp {
     }
 
     fn footprint(&self, rows: usize, cols: usize) -> u64 {
-        (rows as u64)
-            .saturating_mul(cols as u64)
-            .saturating_mul(BYTES_PER_CELL)
+        crate::memory::per_cell(rows, cols, BYTES_PER_CELL)
     }
 
     fn solve(&self, model: &Model, limit: usize, budget: &Budget, sink: &mut Sink) -> SolveResult {

@@ -20,9 +20,7 @@ const BYTES_FIXED: u64 = 8 << 20;
 /// beside the model.
 pub fn planned_bytes(options: &SearchOptions, rows: usize, cols: usize) -> u64 {
     let cache = (cache_words(options) as u64).saturating_mul(8);
-    (rows as u64)
-        .saturating_mul(cols as u64)
-        .saturating_mul(BYTES_PER_CELL)
+    crate::memory::per_cell(rows, cols, BYTES_PER_CELL)
         .saturating_add(cache)
         .saturating_add(BYTES_FIXED)
 }
