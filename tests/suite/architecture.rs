@@ -194,6 +194,7 @@ fn the_module_rows_name_every_file_of_their_folders() {
         ("backend::native", "src/backend/native/repair"),
         ("backend::native", "src/backend/native/matching"),
         ("backend::native", "src/backend/native/small"),
+        ("backend::native", "src/backend/native/argument"),
         ("design", "src/design"),
         ("design", "src/design/explain"),
         ("certify", "src/certify"),

@@ -101,40 +101,6 @@ pub enum Trial {
     Stopped,
 }
 
-/// A check of the trial rung beyond the rules below it (the search's stall checks) that
-/// fails on a position: what a trial's contradiction rests on when the counts and the
-/// pairings run dry. Group and cell indices are the coloured model's (its quotas and its
-/// covers).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StallCheck {
-    /// A line's group (pieces of one orientation along one row or column) still needs
-    /// `needed` pieces, but its open pieces leave room for only `room` side by side.
-    LineRoom {
-        /// The group, an index of the model's quotas.
-        group: u32,
-        /// The most of its open pieces that fit without overlapping.
-        room: u32,
-        /// How many more of its pieces the clues call for.
-        needed: u32,
-    },
-    /// A region of open cells joined by open pieces holds more cells of one colour than
-    /// of the other, while every piece covers one of each.
-    ColourBalance {
-        /// The region's cells (cover indices).
-        cells: Vec<u32>,
-    },
-}
-
-/// A stall check's failure with its reason as a cutting-planes recipe, for a hint's
-/// proof.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StallFailure {
-    /// Which check failed, on what.
-    pub check: StallCheck,
-    /// Its justification over the model's covers and quotas.
-    pub recipe: super::recipe::Recipe,
-}
-
 /// The level a name stands for: a rung's (1 to 4), or 5 for `search`, the level of a
 /// board no rung finishes.
 pub fn level_number(name: &str) -> Option<u32> {

@@ -91,12 +91,6 @@ impl<'m> Layout<'m> {
         self.model.members(&self.model.quotas[g as usize])
     }
 
-    /// Whether a group's members lie along one line (capacity below member count).
-    #[inline]
-    pub fn is_path(&self, g: usize) -> bool {
-        self.model.quotas[g].family.is_path()
-    }
-
     /// Checkerboard colour of a cell: 0 for even `row + col`, 1 for odd.
     #[inline]
     pub fn colour(&self, c: u32) -> u8 {

@@ -6,6 +6,7 @@
 //! whole uniqueness proof is a few hundred counter updates; on large boards the cost
 //! per step does not grow with the board.
 
+pub mod argument;
 mod farkas;
 mod flow;
 pub mod footprint;
@@ -56,12 +57,6 @@ pub fn climb(plain: &Model, coloured: &Model, top: ladder::Rung, budget: &Budget
 /// placements: `Some(true)` placed, `Some(false)` ruled out), within `budget`.
 pub fn trial_refutes(coloured: &Model, known: &[Option<bool>], budget: &Budget) -> ladder::Trial {
     search::trial_refutes(coloured, known, budget)
-}
-
-/// The trial rung's stall check (line room, colour balance) that fails on `known`, with
-/// its recipe; `None` when every one passes or propagation alone refutes `known`.
-pub fn stall_failure(coloured: &Model, known: &[Option<bool>]) -> Option<ladder::StallFailure> {
-    search::stall_failure(coloured, known)
 }
 
 /// The native search backend.

@@ -17,9 +17,9 @@ use super::formula::{Ids, rules_opb};
 use super::inversion::{self, Inverted};
 use super::logger::Logger;
 use super::writer::ProofWriter;
+use crate::backend::native::argument::hall;
 use crate::backend::native::proof::Justify;
-use crate::backend::native::recipe::{Axiom, Kind, Recipe};
-use crate::design::explain::{HallSet, Step};
+use crate::design::explain::Step;
 use crate::model::{Families, compile};
 use crate::puzzle::{Instance, Piece, Solution};
 
@@ -50,16 +50,6 @@ pub enum HintProofError {
     /// Writing the proof failed.
     #[error("writing the proof: {0}")]
     Write(#[from] std::io::Error),
-}
-
-/// The recipe of a Hall set: the covers of its cells (`≥ 1`) and of its neighbours
-/// (`≤ 1`) summed, as the matching filter's own justification.
-fn hall_recipe(set: &HallSet) -> Recipe {
-    Recipe::sum_of(
-        Kind::HallSet,
-        (set.cells.iter().map(|&k| Axiom::CoverAtLeast(k)))
-            .chain(set.neighbours.iter().map(|&k| Axiom::CoverAtMost(k))),
-    )
 }
 
 /// The proof that `step` follows from the rules of `instance` with the pieces of
@@ -118,7 +108,7 @@ pub fn hint_proof(
         Inverted::Quotas(quotas) => {
             let mut logger = Logger::new(out, ids, quotas);
             for set in &step.hall_sets {
-                logger.derive(&hall_recipe(set));
+                logger.derive(&hall::recipe(&set.cells, &set.neighbours));
             }
             for recipe in &step.recipes {
                 logger.derive(recipe);

@@ -11,6 +11,8 @@
 //! combinations ([`logger`]). VeriPB checks it.
 
 pub mod answer;
+#[cfg(test)]
+mod catalogue;
 pub mod formula;
 pub mod hint;
 pub mod inversion;

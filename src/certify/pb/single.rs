@@ -82,7 +82,7 @@ fn proof(instance: &Instance, model: &Model, inference: &Inference, with_recipe:
 
 /// VeriPB's verdict on a formula and a proof, through the checker `check-certificate`
 /// runs: `s VERIFIED UNSATISFIABLE`, or `rejected` and what it said.
-fn veripb(checker: &Checker, dir: &Path, formula: &str, proof: &str) -> String {
+pub(super) fn veripb(checker: &Checker, dir: &Path, formula: &str, proof: &str) -> String {
     let rules = dir.join("node.opb");
     let log = dir.join("inference.pbp");
     std::fs::write(&rules, formula).unwrap();
@@ -94,7 +94,7 @@ fn veripb(checker: &Checker, dir: &Path, formula: &str, proof: &str) -> String {
 }
 
 /// The VeriPB checker, if installed (in CI it must be).
-fn veripb_checker() -> Option<Checker> {
+pub(super) fn veripb_checker() -> Option<Checker> {
     let found = Checker::find(ProofSystem::Veripb, None).ok();
     if found.is_none() {
         assert!(

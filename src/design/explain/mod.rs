@@ -4,10 +4,10 @@
 //!
 //! `grade` climbs the ladder a round at a time (a rung run to its fixed point); a
 //! walkthrough takes one deduction of the weakest rung that has one and goes back to
-//! the bottom after it. The rules are the rungs' own: the counting rules are unit
-//! propagation over the same constraints (`counts.rs`), the pairing rule finds exactly
-//! the pieces Régin's filter removes (`pairing.rs`), and the trial rule takes the
-//! pieces the ladder's trial refutes (`trial.rs`). Every rule only ever adds knowledge
+//! the bottom after it. The rules are the rungs' own, taken from the engine's catalogue
+//! of arguments (`backend/native/argument/`): the counting rules are unit propagation
+//! over the same constraints, the pairing rule finds exactly the pieces Régin's filter
+//! removes, and the trial rule takes the pieces the ladder's trial refutes. Every rule only ever adds knowledge
 //! and never loses a conclusion when more is known, so any order of taking them
 //! reaches the same end as the climb: a board a walkthrough solves is one `grade`
 //! solves, at the same level.
@@ -20,22 +20,17 @@ use crate::backend::{BackendError, Budget};
 use crate::model::{self, Families};
 use crate::puzzle::{Instance, Orientation, Piece, Solution};
 
-mod below;
-mod board;
-mod counts;
-mod deduction;
 mod moves;
 mod page;
-mod pairing;
-mod trial;
+mod step;
 
-use below::below_trial;
-pub use board::piece_words;
-use board::{Board, Clash, Stopped};
-use deduction::Deduction;
-pub use deduction::{HallSet, Rule, Step};
+pub use crate::backend::native::argument::words::piece_words;
+use crate::backend::native::argument::{self, Board, Clash, Deduction, Stopped, below_trial};
+pub use crate::backend::native::argument::{HallSet, Rule};
 use moves::{Extends, extends, to_take_back};
 pub use page::page;
+pub use step::Step;
+use step::written;
 
 /// How a walkthrough ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -233,10 +228,10 @@ fn walkthrough(
     let all_covered = |b: &Board| (0..b.model.covers.len() as u32).all(|k| b.covered(k));
     let outcome = if let Some(why) = &model.infeasible {
         hardest = Some(Rung::Singles);
-        steps.push(
-            Deduction::contradiction(Rung::Singles, Rule::Clues, format!("{why}."), Vec::new())
-                .written(&board),
-        );
+        steps.push(written(
+            Deduction::contradiction(Rung::Singles, Rule::Clues, format!("{why}."), Vec::new()),
+            &board,
+        ));
         Outcome::NoTiling
     } else {
         loop {
@@ -262,7 +257,7 @@ fn walkthrough(
                     }
                     Trial::Refuted(out) => match out.first() {
                         None => None,
-                        Some(&p) => match trial::refute(&board, p, budget) {
+                        Some(&p) => match argument::trial::refute(&board, p, budget) {
                             Ok(Some(d)) => Some(d),
                             Ok(None) => {
                                 return Err(ExplainError::Disagrees {
@@ -287,7 +282,7 @@ fn walkthrough(
             hardest = hardest.max(Some(deduction.rung));
             let clash = deduction.apply(&mut board).is_err();
             let contradiction = deduction.contradiction;
-            steps.push(deduction.written(&board));
+            steps.push(written(deduction, &board));
             if contradiction || clash {
                 break Outcome::NoTiling;
             }

@@ -1,25 +1,12 @@
 //! Hall sets that explain the filter's conclusions to a proof: a set of cells of one
 //! colour with fewer neighbours than cells (no perfect matching), or with exactly as
-//! many (every neighbour is used inside, so no piece joins one to the outside).
-//!
-//! Justification ([`hall_set`]): the cover constraints `≥ 1` of the set's cells and
-//! `≤ 1` of its neighbours, summed. A piece joining a cell of the set to a neighbour
-//! cancels; a piece on a cell of the set that is no candidate is out; what is left is
-//! minus the pieces joining a neighbour to a cell outside the set, against the degree
-//! `|set| − |neighbours|`: positive (no tiling), or zero (each of those pieces is out).
+//! many (every neighbour is used inside, so no piece joins one to the outside). The
+//! argument is the catalogue's (`argument/hall.rs`: its reach, its recipe, its words);
+//! this file finds its sets in the kept matching.
 
 use super::{Graph, Matching, NONE};
-use crate::backend::native::recipe::{Axiom, Kind, Recipe};
-
-/// The recipe of a Hall set: see the module's justification.
-pub fn hall_set(set: &[u32], neighbours: &[u32]) -> Recipe {
-    Recipe::sum_of(
-        Kind::HallSet,
-        set.iter()
-            .map(|&k| Axiom::CoverAtLeast(k))
-            .chain(neighbours.iter().map(|&k| Axiom::CoverAtMost(k))),
-    )
-}
+use crate::backend::native::argument::hall::{reach, recipe as hall_set};
+use crate::backend::native::recipe::Recipe;
 
 impl Matching {
     /// After [`Matching::filter`] found no perfect matching: the cells of one colour
@@ -73,32 +60,17 @@ impl Matching {
 
     /// The cells of `start`'s colour reached from it by alternating paths (out along a
     /// live candidate, back along the neighbour's matched one), and all their neighbours
-    /// along live candidates.
+    /// along live candidates: the catalogue's reach over the kept matching.
     fn alternating_reach(&self, g: &Graph, start: u32) -> (Vec<u32>, Vec<u32>) {
-        let mut seen = vec![false; g.lay.cells];
-        let mut set = vec![start];
-        let mut neighbours = Vec::new();
-        seen[start as usize] = true;
-        let mut head = 0;
-        while head < set.len() {
-            let x = set[head];
-            head += 1;
-            for &p in g.lay.places_at(x) {
-                if !g.active[p as usize] {
-                    continue;
-                }
-                let y = g.other(p, x);
-                if !seen[y as usize] {
-                    seen[y as usize] = true;
-                    neighbours.push(y);
-                }
-                let w = self.partner(g, y);
-                if w != NONE && !seen[w as usize] {
-                    seen[w as usize] = true;
-                    set.push(w);
-                }
-            }
-        }
-        (set, neighbours)
+        reach(
+            g.lay.cells,
+            start,
+            |x| {
+                (g.lay.places_at(x).iter())
+                    .filter(|&&p| g.active[p as usize])
+                    .map(move |&p| g.other(p, x))
+            },
+            |y| self.partner(g, y),
+        )
     }
 }

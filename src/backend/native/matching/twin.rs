@@ -3,8 +3,10 @@
 //! whose unmatched cells are all on the free list, and the outcome is compared with a
 //! filter that starts from nothing and looks at the whole board.
 //!
-//! Both must agree on `Dead` (the matching is exact). A region pass may delete less
-//! than the whole-board pass, never more; a whole-board pass deletes the same.
+//! Both must agree on `Dead` (the matching is exact), and so must the catalogue's
+//! pairing argument from scratch (`argument/hall.rs`, the walkthrough's rule), which
+//! then names a Hall set. A region pass may delete less than the whole-board pass,
+//! never more; a whole-board pass deletes the same.
 
 use rustc_hash::FxHashSet;
 
@@ -37,7 +39,7 @@ pub(super) fn check(kept: &Matching, g: &Graph, outcome: &Filtered, whole: bool)
     scratch.sync(g, 0);
     let (fresh, _) = scratch.filter_synced(g, true, 0, &|| false);
     match (outcome, &fresh) {
-        (Filtered::Dead, Filtered::Dead) => {}
+        (Filtered::Dead, Filtered::Dead) => catalogue_agrees(g),
         (Filtered::Delete(kept_doomed), Filtered::Delete(all_doomed)) => {
             let all: FxHashSet<u32> = all_doomed.iter().copied().collect();
             for p in kept_doomed {
@@ -57,5 +59,28 @@ pub(super) fn check(kept: &Matching, g: &Graph, outcome: &Filtered, whole: bool)
         (kept, fresh) => {
             panic!("the incremental filter found {kept:?}, the filter from scratch {fresh:?}")
         }
+    }
+}
+
+/// The catalogue's pairing argument, on the node as a player's board, finds the node
+/// has no tiling, with a Hall set of fewer neighbours than cells.
+fn catalogue_agrees(g: &Graph) {
+    use crate::backend::native::argument::{Board, Rule, hall};
+    let mut known: Vec<Option<bool>> = (g.active.iter())
+        .map(|&live| (!live).then_some(false))
+        .collect();
+    for &op in g.trail {
+        if op & 1 == 1 {
+            known[(op >> 1) as usize] = Some(true);
+        }
+    }
+    let board = Board::from_known(g.lay.model, known);
+    let found = hall::find(&board, &crate::backend::Budget::unlimited());
+    match found {
+        Ok(Some(d)) if d.rule == Rule::NoPairing => {
+            let set = &d.hall_sets[0];
+            assert!(set.neighbours.len() < set.cells.len(), "{set:?}");
+        }
+        other => panic!("the filter found no perfect matching, the catalogue {other:?}"),
     }
 }

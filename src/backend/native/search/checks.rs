@@ -1,12 +1,15 @@
 //! The propagators the search runs at a stall (`propagator.rs` is their seam): the one
-//! place a new propagator is registered.
+//! place a new propagator is registered. The catalogue's stall arguments without a
+//! propagator of their own (`argument/stall.rs`) run here from scratch.
 
 use super::capacity::LineCapacity;
 use super::colour::ColourBalance;
 use super::options::SearchOptions;
 use super::propagator::{Dead, Node, Propagator};
 use super::transport::CutTransport;
+use crate::backend::native::argument::{StallArgument, StallFailure, stall_arguments};
 use crate::backend::native::proof::Trace;
+use crate::backend::native::recipe::Recipe;
 
 /// The propagators the search runs at a stall, in order, each switched by its option:
 /// the one place a new propagator is registered.
@@ -14,6 +17,9 @@ pub(super) struct Propagators {
     capacity: Option<LineCapacity>,
     colour: Option<ColourBalance>,
     transport: Option<CutTransport>,
+    /// The catalogue's stall arguments that have no propagator of their own (none in a
+    /// release build today), each run from scratch.
+    from_scratch: Option<FromScratch>,
 }
 
 impl Propagators {
@@ -24,10 +30,13 @@ impl Propagators {
                 .colour_balance
                 .then(|| ColourBalance::new(options.component_limit)),
             transport: options.transport.then(CutTransport::default),
+            from_scratch: FromScratch::new(),
         }
     }
 
-    /// Runs each, cheapest first, until one fails. When the matching filter follows
+    /// Runs each until one fails: the catalogue's arguments without a propagator first
+    /// (so that one added is made even where a propagator would find the same failure;
+    /// none runs in a release build today), then the propagators, cheapest first. When the matching filter follows
     /// (`matching_follows`), the colour check is left to it: an unbalanced component has
     /// no perfect matching, and the filter finds that in the cells the change touched,
     /// where the colour check may explore two large components whole.
@@ -38,6 +47,9 @@ impl Propagators {
         matching_follows: bool,
         trace: &mut T,
     ) -> Result<(), Dead> {
+        if let Some(from_scratch) = &mut self.from_scratch {
+            from_scratch.checked(node, since, trace)?;
+        }
         if let Some(capacity) = &mut self.capacity {
             capacity.checked(node, since, trace)?;
         }
@@ -48,5 +60,52 @@ impl Propagators {
             transport.checked(node, since, trace)?;
         }
         Ok(())
+    }
+}
+
+/// The catalogue's stall arguments that the search has no propagator for, each detected
+/// from scratch at every stall: slow on large boards, but correct at once, so that an
+/// argument added to the catalogue reaches the search before anyone writes its
+/// incremental twin.
+struct FromScratch {
+    arguments: Vec<StallArgument>,
+    /// The last failure found (the reason's subject).
+    failed: Option<StallFailure>,
+}
+
+impl FromScratch {
+    /// `None` when every stall argument has a propagator of its own.
+    fn new() -> Option<FromScratch> {
+        let arguments: Vec<StallArgument> = (stall_arguments().into_iter())
+            .filter(|a| !a.incremental)
+            .collect();
+        (!arguments.is_empty()).then_some(FromScratch {
+            arguments,
+            failed: None,
+        })
+    }
+}
+
+impl Propagator for FromScratch {
+    fn check(&mut self, node: &Node, _since: Option<usize>) -> Result<(), Dead> {
+        self.failed = self.arguments.iter().find_map(|a| (a.find)(node));
+        match self.failed {
+            Some(_) => Err(Dead),
+            None => Ok(()),
+        }
+    }
+
+    fn explain(&self, _node: &Node) -> Recipe {
+        self.failed
+            .as_ref()
+            .map(|f| f.recipe.clone())
+            .unwrap_or_else(|| {
+                // Asked only right after a failure, whose recipe is kept.
+                Recipe::sum_of(crate::backend::native::recipe::Kind::Colour, [])
+            })
+    }
+
+    fn holds_from_scratch(&mut self, node: &Node) -> bool {
+        self.arguments.iter().all(|a| (a.find)(node).is_none())
     }
 }

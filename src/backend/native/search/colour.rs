@@ -2,14 +2,13 @@
 //! cells joined by candidates must hold as many cells of one checkerboard colour as of
 //! the other, since each piece covers one of each.
 //!
-//! Justification ([`ColourBalance::explain`]): the cover constraints of the component's
-//! cells, `≥ 1` for the more numerous colour and `≤ 1` for the other, summed: every
-//! piece inside the component has one cell of each colour and cancels, which leaves
-//! only placements that leave the component (none is a candidate) against a positive
-//! degree.
+//! The catalogue's argument (`argument/balance.rs`, with its detection from scratch,
+//! its recipe and its words) made incrementally: only the components next to what
+//! changed are explored.
 
 use super::propagator::{Dead, Node, Propagator, Stamps};
-use crate::backend::native::recipe::{Axiom, Kind, Recipe};
+use crate::backend::native::argument::balance;
+use crate::backend::native::recipe::Recipe;
 
 /// What exploring one component of the candidate graph found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,37 +86,18 @@ impl Propagator for ColourBalance {
     /// From the component just explored: its cells of the more numerous colour, each
     /// covered at least once, and those of the other, each at most once, are more than
     /// its pieces can pair.
+    /// The catalogue's recipe for the component last explored (`argument/balance.rs`).
     fn explain(&self, node: &Node) -> Recipe {
-        let lay = node.lay;
-        let (even, odd): (Vec<u32>, Vec<u32>) =
-            self.component.iter().partition(|&&c| lay.colour(c) == 0);
-        let (more, fewer) = if even.len() > odd.len() {
-            (even, odd)
-        } else {
-            (odd, even)
-        };
-        Recipe::sum_of(
-            Kind::Colour,
-            more.into_iter()
-                .map(Axiom::CoverAtLeast)
-                .chain(fewer.into_iter().map(Axiom::CoverAtMost)),
-        )
+        balance::recipe(node, &self.component)
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
-        self.whole_board(node).is_ok()
+        balance::first_unbalanced(node).is_none()
     }
 }
 
 impl ColourBalance {
-    /// The cells of the first unbalanced component, every component explored in full;
-    /// the failure [`Propagator::explain`] then justifies.
-    pub(super) fn unbalanced(&mut self, node: &Node) -> Option<Vec<u32>> {
-        self.whole_board(node).err()?;
-        Some(self.component.clone())
-    }
-
-    /// Every component explored in full (the root, and the twin).
+    /// Every component explored in full (the root).
     fn whole_board(&mut self, node: &Node) -> Result<(), Dead> {
         let epoch = self.stamps.next(node.lay.cells);
         for c in 0..node.lay.cells as u32 {

@@ -19,7 +19,7 @@
 use super::options::SearchOptions;
 use super::state::Search;
 use crate::backend::Budget;
-use crate::backend::native::ladder::{Climb, Rung, StallCheck, StallFailure, StepCount, Trial};
+use crate::backend::native::ladder::{Climb, Rung, StepCount, Trial};
 use crate::backend::native::layout::Layout;
 use crate::model::Model;
 
@@ -106,40 +106,6 @@ impl<'a> Rules<'a> {
             .check(&node, Some(since), false, &mut search.trace)
             .is_ok()
     }
-}
-
-/// The stall check of the trial rung that fails on `known` (over `coloured`'s
-/// placements), looked for from scratch in every line and region, with its recipe: what
-/// a trial's contradiction rests on when the rules below it find none. `None` when
-/// propagation alone refutes `known` or every check passes.
-pub(in crate::backend::native) fn stall_failure(
-    coloured: &Model,
-    known: &[Option<bool>],
-) -> Option<StallFailure> {
-    use super::capacity::LineCapacity;
-    use super::colour::ColourBalance;
-    use super::propagator::Propagator;
-    let lay = Layout::new(coloured, false);
-    let rules = Rules::settled(&lay, &known.to_vec())?;
-    let search = &rules.search;
-    let node = node!(search);
-    let mut capacity = LineCapacity::default();
-    if let Some((group, room, needed)) = capacity.first_short(&node) {
-        return Some(StallFailure {
-            check: StallCheck::LineRoom {
-                group,
-                room,
-                needed,
-            },
-            recipe: capacity.explain(&node),
-        });
-    }
-    let mut colour = ColourBalance::new(usize::MAX);
-    let cells = colour.unbalanced(&node)?;
-    Some(StallFailure {
-        check: StallCheck::ColourBalance { cells },
-        recipe: colour.explain(&node),
-    })
 }
 
 /// The two models the rungs read: without the colour splits (`plain`) and with

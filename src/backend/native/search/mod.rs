@@ -20,7 +20,8 @@
 //! trail and the propagation rules), [`propagator`] (the seam for the checks at a stall:
 //! a trait, the node it reads, a from-scratch twin for each), [`checks`] (which run, in
 //! order: where a new one is registered), one file per propagator
-//! ([`capacity`], [`colour`], [`transport`]), each with the recipe of its reason
+//! ([`capacity`], [`colour`]: the catalogue's arguments made incrementally, and
+//! [`transport`]), each with the recipe of its reason
 //! beside its check, [`cache`] (subproblems proved empty),
 //! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`]
 //! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
@@ -63,7 +64,7 @@ mod state;
 mod sweep;
 mod transport;
 
-pub(in crate::backend::native) use ladder::{climb, stall_failure, trial_refutes};
+pub(in crate::backend::native) use ladder::{climb, trial_refutes};
 pub use options::{SearchOptions, WallsDraw};
 pub(in crate::backend::native) use state::Search;
 

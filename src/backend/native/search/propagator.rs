@@ -23,6 +23,7 @@
 //! * the small-board path (`small/`) works on bitset words, where every rule is a few
 //!   bitwise operations for all cells at once.
 
+use crate::backend::native::argument::Position;
 use crate::backend::native::layout::Layout;
 use crate::backend::native::proof::Trace;
 #[cfg(debug_assertions)]
@@ -46,6 +47,40 @@ pub(super) struct Node<'s> {
     pub(super) quota: &'s [i32],
     /// `p << 1` for a deletion, `p << 1 | 1` for a commit, in order.
     pub(super) trail: &'s [u32],
+}
+
+/// A node is a position the catalogue's arguments read: their detections from scratch
+/// are the propagators' twins, and their recipes the propagators' reasons.
+impl Position for Node<'_> {
+    #[inline]
+    fn model(&self) -> &crate::model::Model {
+        self.lay.model
+    }
+
+    #[inline]
+    fn cells(&self, p: u32) -> [u32; 2] {
+        self.lay.place_cells[p as usize]
+    }
+
+    #[inline]
+    fn open(&self, p: u32) -> bool {
+        self.active[p as usize]
+    }
+
+    #[inline]
+    fn covered(&self, k: u32) -> bool {
+        self.covered[k as usize]
+    }
+
+    #[inline]
+    fn residual(&self, g: u32) -> i32 {
+        self.quota[g as usize]
+    }
+
+    #[inline]
+    fn open_members(&self, g: u32) -> u32 {
+        self.left[g as usize]
+    }
 }
 
 /// One of the search's checks at a stall.

@@ -1,59 +1,20 @@
-//! The counting rules, one deduction at a time: a cell with one piece left takes it
-//! (`singles`), and a count the clues fix that is reached loses the rest of its
-//! pieces, or that needs every piece left takes them (`singles` for whole lines and
-//! cuts, `colours` for their checkerboard splits). A cell with no piece left, or a count
-//! out of reach, shows that what is known has no tiling.
-//!
-//! Each rule is unit propagation over one constraint of the model (a cover's "exactly
-//! one", a group's "exactly its quota"), so taking them one at a time in any order
-//! reaches the same fixed point as the search's propagation, which the ladder's first
-//! two rungs run.
+//! A count the clues fix, of a line, a cut or one of their colour splits: reached, it
+//! loses the rest of its pieces; needing every piece it has left, it takes them; out of
+//! reach, what is known has no tiling. Unit propagation over a group's "exactly its
+//! quota": a proof needs no recipe for it, and the search makes it in `delete` and
+//! `commit` (`search/state.rs`). Taken one at a time in any order, with
+//! [`super::single`], the counts reach the search's fixed point, which the ladder's
+//! first two rungs run.
 
-use super::board::{Board, cells_words, group_words, is_colour_split};
-use super::deduction::{Deduction, Rule};
+use super::board::Board;
+use super::finding::{Deduction, Rule};
+use super::words::{be, group_words, is_colour_split};
 use crate::backend::native::ladder::Rung;
 use crate::puzzle::CellJson;
 
-/// The first cell with one piece left or none, in row-major order.
-pub(super) fn cells(board: &Board) -> Option<Deduction> {
-    for k in 0..board.model.covers.len() as u32 {
-        if board.covered(k) {
-            continue;
-        }
-        let open: Vec<u32> = board.open_at(k).collect();
-        let cell = board.cell(k);
-        let at = format!("({},{})", cell.0[0], cell.0[1]);
-        match open.as_slice() {
-            [] => {
-                return Some(Deduction::contradiction(
-                    Rung::Singles,
-                    Rule::NoPiece,
-                    format!("No piece is left that could cover the cell {at}."),
-                    vec![cell],
-                ));
-            }
-            [p] => {
-                return Some(Deduction {
-                    rung: Rung::Singles,
-                    rule: Rule::LastPiece,
-                    place: vec![*p],
-                    rule_out: Vec::new(),
-                    contradiction: false,
-                    reason: format!("The cell {at} can only be covered by {}.", board.piece(*p)),
-                    cells: vec![cell],
-                    hall_sets: Vec::new(),
-                    recipes: Vec::new(),
-                });
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The first count, in the model's order, of whole lines and cuts (`colour_splits`
 /// false) or of their colour splits (true), that decides a piece or is out of reach.
-pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
+pub fn find(board: &Board, colour_splits: bool) -> Option<Deduction> {
     let rung = if colour_splits {
         Rung::Colours
     } else {
@@ -150,11 +111,6 @@ pub(super) fn counts(board: &Board, colour_splits: bool) -> Option<Deduction> {
     None
 }
 
-/// The verb for a count of pieces.
-fn be(n: u32) -> &'static str {
-    if n == 1 { "is" } else { "are" }
-}
-
 /// Two of `pieces` sharing a cell, if any.
 fn overlapping(board: &Board, pieces: &[u32]) -> Option<(u32, u32)> {
     for (i, &a) in pieces.iter().enumerate() {
@@ -173,10 +129,4 @@ fn group_cells(board: &Board, members: &[u32]) -> Vec<CellJson> {
     ks.sort_unstable();
     ks.dedup();
     ks.into_iter().map(|k| board.cell(k)).collect()
-}
-
-/// The words for a few cells, for reasons that name a set of them.
-pub(super) fn listed(board: &Board, ks: &[u32]) -> (String, Vec<CellJson>) {
-    let cells: Vec<CellJson> = ks.iter().map(|&k| board.cell(k)).collect();
-    (cells_words(&cells), cells)
 }

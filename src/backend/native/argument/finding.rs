@@ -1,12 +1,14 @@
-//! A deduction: what one step of a walkthrough decides, why, and on which cells; as
-//! the rules find it (placement ids) and as it is written out (pieces).
+//! What an argument finds: what it decides (placement ids), by which rule, why in
+//! words, on which cells, and what a proof of it derives; and what a stall argument is
+//! and finds.
 
 use serde::Serialize;
 
+use super::Position;
 use super::board::{Board, Clash};
 use crate::backend::native::ladder::Rung;
 use crate::backend::native::recipe::Recipe;
-use crate::puzzle::{CellJson, Solution};
+use crate::puzzle::CellJson;
 
 /// The rule a step used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -33,40 +35,6 @@ pub enum Rule {
     Trial,
 }
 
-/// One deduction of a walkthrough.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Step {
-    /// The rung of the ladder the rule belongs to: `singles`, `colours`, `pairs`,
-    /// `trial`.
-    pub rung: String,
-    /// The rule.
-    pub rule: Rule,
-    /// The pieces the step places (the pieces they overlap are out with them).
-    pub placed: Solution,
-    /// The pieces the step rules out.
-    pub ruled_out: Solution,
-    /// The step shows that what is known has no tiling.
-    pub contradiction: bool,
-    /// Why, in words.
-    pub reason: String,
-    /// The cells the reason rests on, one-based, in row-major order.
-    #[schemars(schema_with = "crate::puzzle::one_based_cells")]
-    pub cells: Vec<CellJson>,
-    /// The counting arguments the step needs beyond unit propagation over the covers and
-    /// the quotas: the Hall sets of its pairing arguments (for a trial, of the pairing
-    /// arguments on the way to its contradiction). A proof of the step derives these,
-    /// then its conclusion by unit propagation (`certify::pb::hint`). Not written out.
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub hall_sets: Vec<HallSet>,
-    /// The arguments a proof of the step derives after its Hall sets, as recipes: the
-    /// stall check a trial's contradiction rests on (a line's room, a region's colour
-    /// balance) when the rules below the trial find none. Not written out.
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub recipes: Vec<Recipe>,
-}
-
 /// A set of open cells of one colour and all the cells they can be paired with: as
 /// many (the neighbours are all needed by the set) or fewer (the set cannot be covered).
 /// Cover indices of the board's model (its open cells in row-major order).
@@ -78,17 +46,27 @@ pub struct HallSet {
     pub neighbours: Vec<u32>,
 }
 
-/// A step before it is written out: placement ids.
+/// What an argument found, in placement ids (a walkthrough's step before it is written
+/// out as pieces).
 #[derive(Debug, Clone)]
-pub(super) struct Deduction {
+pub struct Deduction {
+    /// The rung of the ladder the argument belongs to.
     pub rung: Rung,
+    /// The rule.
     pub rule: Rule,
+    /// The pieces it places.
     pub place: Vec<u32>,
+    /// The pieces it rules out.
     pub rule_out: Vec<u32>,
+    /// It shows that what is known has no tiling.
     pub contradiction: bool,
+    /// Why, in words.
     pub reason: String,
+    /// The cells the reason rests on, one-based.
     pub cells: Vec<CellJson>,
+    /// The Hall sets a proof of it derives first.
     pub hall_sets: Vec<HallSet>,
+    /// The recipes a proof of it derives after its Hall sets.
     pub recipes: Vec<Recipe>,
 }
 
@@ -123,18 +101,30 @@ impl Deduction {
         }
         Ok(())
     }
+}
 
-    pub fn written(self, board: &Board) -> Step {
-        Step {
-            rung: self.rung.name().to_string(),
-            rule: self.rule,
-            placed: board.model.decode(&self.place),
-            ruled_out: board.model.decode(&self.rule_out),
-            contradiction: self.contradiction,
-            reason: self.reason,
-            cells: self.cells,
-            hall_sets: self.hall_sets,
-            recipes: self.recipes,
-        }
-    }
+/// A stall argument of the catalogue.
+#[derive(Debug, Clone, Copy)]
+pub struct StallArgument {
+    /// Its name, for messages and tests.
+    pub name: &'static str,
+    /// Its detection from scratch: the failure on a position, with its recipe and words;
+    /// `None` where it passes.
+    pub find: fn(&dyn Position) -> Option<StallFailure>,
+    /// Whether the search makes it with a propagator of its own (held to `find` in debug
+    /// builds) rather than by `find` at every stall.
+    pub incremental: bool,
+}
+
+/// A stall argument's failure on a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StallFailure {
+    /// The argument's name.
+    pub argument: &'static str,
+    /// Its justification over the model's covers and quotas, for a proof.
+    pub recipe: Recipe,
+    /// What it found, in words (a clause that continues a sentence).
+    pub words: String,
+    /// The cells the words rest on, one-based, in row-major order.
+    pub cells: Vec<CellJson>,
 }

@@ -1,22 +1,24 @@
 //! What a player knows of a board: each piece placed, ruled out or open, with the
 //! cells each piece covers so that placing one rules out the pieces it overlaps (every
-//! cell is covered once), and the words a reason names pieces and cells with.
+//! cell is covered once). The position the walkthrough's arguments read.
 
-use crate::model::{Family, Model, QuotaGroup};
-use crate::puzzle::{CellJson, Orientation, Piece, Solution};
+use super::Position;
+use super::words::{cell, piece_words};
+use crate::model::Model;
+use crate::puzzle::{CellJson, Solution};
 
 /// Placing a piece met one already placed on one of its cells, or ruling out a piece
 /// met it placed: what is known has no tiling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Clash;
+pub struct Clash;
 
 /// The budget (a time limit, Ctrl-C) ran out before a rule finished: nothing is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Stopped;
+pub struct Stopped;
 
 /// The board as known at one moment.
 #[derive(Debug, Clone)]
-pub(super) struct Board<'m> {
+pub struct Board<'m> {
     /// The model with colour splits: every family's groups, placements in the order of
     /// every other model of the board.
     pub model: &'m Model,
@@ -27,6 +29,15 @@ pub(super) struct Board<'m> {
 }
 
 impl<'m> Board<'m> {
+    /// What is known from `known` (over `model`'s placements: placed, ruled out or
+    /// open), taken as it is.
+    pub fn from_known(model: &'m Model, known: Vec<Option<bool>>) -> Board<'m> {
+        Board {
+            known,
+            ..Board::new(model)
+        }
+    }
+
     /// Nothing known yet.
     pub fn new(model: &'m Model) -> Board<'m> {
         let mut cells_of = vec![[u32::MAX; 2]; model.placements.len()];
@@ -111,8 +122,7 @@ impl<'m> Board<'m> {
 
     /// A cover's cell, one-based.
     pub fn cell(&self, k: u32) -> CellJson {
-        let cover = &self.model.covers[k as usize];
-        CellJson([cover.row, cover.col])
+        cell(self, k)
     }
 
     /// `p`'s two cells, one-based.
@@ -126,65 +136,35 @@ impl<'m> Board<'m> {
     }
 }
 
-/// A piece in words, one-based.
-pub fn piece_words(piece: &Piece) -> String {
-    let (r, c) = (piece.row + 1, piece.col + 1);
-    match piece.orientation {
-        Orientation::Vertical => format!("the vertical piece on ({r},{c})–({},{c})", r + 1),
-        Orientation::Horizontal => format!("the horizontal piece on ({r},{c})–({r},{})", c + 1),
+impl Position for Board<'_> {
+    fn model(&self) -> &Model {
+        self.model
     }
-}
 
-/// A few cells in words: the first four, then how many more.
-pub(super) fn cells_words(cells: &[CellJson]) -> String {
-    let shown: Vec<String> = cells
-        .iter()
-        .take(4)
-        .map(|c| format!("({},{})", c.0[0], c.0[1]))
-        .collect();
-    let mut words = shown.join(", ");
-    if cells.len() > 4 {
-        words.push_str(&format!(" and {} more", cells.len() - 4));
+    fn cells(&self, p: u32) -> [u32; 2] {
+        self.cells_of[p as usize]
     }
-    words
-}
 
-/// Whether a group is one of the colour splits (the `colours` rung) rather than a
-/// count of a whole line or cut (`singles`).
-pub(super) fn is_colour_split(group: &QuotaGroup) -> bool {
-    matches!(
-        group.family,
-        Family::UEven | Family::UOdd | Family::TEven | Family::TOdd
-    )
-}
+    fn open(&self, p: u32) -> bool {
+        Board::open(self, p)
+    }
 
-/// What a group counts, in words a player reads: "the vertical pieces crossing from
-/// row 3 to row 4".
-pub(super) fn group_words(group: &QuotaGroup) -> String {
-    let i = group.index;
-    let colour = |even: bool, cell: &str| {
-        format!(
-            " whose {cell} cell is on a square with {} row + column",
-            if even { "even" } else { "odd" }
-        )
-    };
-    match group.family {
-        Family::U => format!("the vertical pieces crossing from row {i} to row {}", i + 1),
-        Family::P => format!("the horizontal pieces in row {i}"),
-        Family::Q => format!("the vertical pieces in column {i}"),
-        Family::T => format!(
-            "the horizontal pieces crossing from column {i} to column {}",
-            i + 1
-        ),
-        Family::UEven | Family::UOdd => format!(
-            "the vertical pieces crossing from row {i} to row {}{}",
-            i + 1,
-            colour(group.family == Family::UEven, "top")
-        ),
-        Family::TEven | Family::TOdd => format!(
-            "the horizontal pieces crossing from column {i} to column {}{}",
-            i + 1,
-            colour(group.family == Family::TEven, "left")
-        ),
+    fn covered(&self, k: u32) -> bool {
+        Board::covered(self, k)
+    }
+
+    fn residual(&self, g: u32) -> i32 {
+        let group = &self.model.quotas[g as usize];
+        let placed = (self.model.members(group).iter())
+            .filter(|&&p| self.known[p as usize] == Some(true))
+            .count();
+        group.quota as i32 - placed as i32
+    }
+
+    fn open_members(&self, g: u32) -> u32 {
+        let group = &self.model.quotas[g as usize];
+        (self.model.members(group).iter())
+            .filter(|&&p| self.open(p))
+            .count() as u32
     }
 }

@@ -1,7 +1,7 @@
-//! The pairing rule (`pairs`), from scratch: every open cell must be paired with a
-//! neighbour by a piece, and each piece joins a cell of even `row + column` to one of
-//! odd. A maximum matching of the open cells along the open pieces shows the rule's
-//! two conclusions, each with a set of cells a player can count:
+//! A Hall set of the matching (the pairing rule, `pairs`): every open cell must be
+//! paired with a neighbour by a piece, and each piece joins a cell of even `row +
+//! column` to one of odd. A maximum matching of the open cells along the open pieces
+//! shows the rule's two conclusions, each with a set of cells a player can count:
 //!
 //! * no perfect matching: the cells reached by alternating paths from a cell left
 //!   unpaired have one neighbour fewer than themselves (Hall's condition fails), so
@@ -12,14 +12,22 @@
 //!   so no piece joins one of them to a cell outside it.
 //!
 //! A piece lies in no perfect matching exactly when this second argument rules it out
-//! (Régin's filter finds the same pieces through strongly connected components), so
-//! the rule decides what the ladder's `pairs` rung decides.
+//! (Régin's filter, `matching/`, finds the same pieces through strongly connected
+//! components, and names its Hall sets by the same [`reach`]), so the rule decides what
+//! the ladder's `pairs` rung decides.
+//!
+//! Justification ([`recipe`]): the cover constraints `≥ 1` of the set's cells and
+//! `≤ 1` of its neighbours, summed. A piece joining a cell of the set to a neighbour
+//! cancels; a piece on a cell of the set that is not open is out; what is left is
+//! minus the pieces joining a neighbour to a cell outside the set, against the degree
+//! `|set| − |neighbours|`: positive (no tiling), or zero (each of those pieces is out).
 
 use super::board::{Board, Stopped};
-use super::counts::listed;
-use super::deduction::{Deduction, HallSet, Rule};
+use super::finding::{Deduction, HallSet, Rule};
+use super::words::listed;
 use crate::backend::Budget;
 use crate::backend::native::ladder::Rung;
+use crate::backend::native::recipe::{Axiom, Kind, Recipe};
 
 /// How many cells or pieces between two looks at the budget.
 const BUDGET_STRIDE: u32 = 256;
@@ -72,34 +80,62 @@ impl Pairing {
         false
     }
 
-    /// The cells of `start`'s colour reached along alternating paths (out along an open
-    /// piece, back along the neighbour's pairing), and all their neighbours.
+    /// The cells of `start`'s colour reached along alternating paths, and all their
+    /// neighbours, each sorted.
     fn reach(&self, board: &Board, start: u32) -> (Vec<u32>, Vec<u32>) {
-        let mut seen = vec![false; self.partner.len()];
-        let mut set = vec![start];
-        let mut neighbours = Vec::new();
-        seen[start as usize] = true;
-        let mut head = 0;
-        while head < set.len() {
-            let x = set[head];
-            head += 1;
-            for p in board.open_at(x) {
-                let y = other(board, p, x);
-                if !seen[y as usize] {
-                    seen[y as usize] = true;
-                    neighbours.push(y);
-                }
-                let w = self.partner[y as usize];
-                if w != NONE && !seen[w as usize] {
-                    seen[w as usize] = true;
-                    set.push(w);
-                }
-            }
-        }
+        let (mut set, mut neighbours) = reach(
+            self.partner.len(),
+            start,
+            |x| board.open_at(x).map(move |p| other(board, p, x)),
+            |y| self.partner[y as usize],
+        );
         set.sort_unstable();
         neighbours.sort_unstable();
         (set, neighbours)
     }
+}
+
+/// The cells of `start`'s colour reached from it along alternating paths (out along an
+/// open piece to a neighbour `y`, back along `y`'s partner, `NONE` for none), and all
+/// their neighbours, in the order found: the one reach of the walkthrough's pairing rule
+/// and the matching filter's Hall sets.
+pub fn reach<I: IntoIterator<Item = u32>>(
+    cells: usize,
+    start: u32,
+    neighbours_of: impl Fn(u32) -> I,
+    partner: impl Fn(u32) -> u32,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut seen = vec![false; cells];
+    let mut set = vec![start];
+    let mut neighbours = Vec::new();
+    seen[start as usize] = true;
+    let mut head = 0;
+    while head < set.len() {
+        let x = set[head];
+        head += 1;
+        for y in neighbours_of(x) {
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                neighbours.push(y);
+            }
+            let w = partner(y);
+            if w != NONE && !seen[w as usize] {
+                seen[w as usize] = true;
+                set.push(w);
+            }
+        }
+    }
+    (set, neighbours)
+}
+
+/// The recipe of a Hall set: see the module's justification.
+pub fn recipe(set: &[u32], neighbours: &[u32]) -> Recipe {
+    Recipe::sum_of(
+        Kind::HallSet,
+        set.iter()
+            .map(|&k| Axiom::CoverAtLeast(k))
+            .chain(neighbours.iter().map(|&k| Axiom::CoverAtMost(k))),
+    )
 }
 
 /// Whether cover `k`'s cell has even `row + column`.
@@ -116,7 +152,7 @@ fn other(board: &Board, p: u32, k: u32) -> u32 {
 
 /// The first conclusion of the pairing rule: the board's open cells cannot all be
 /// paired, or the pieces a tight set of cells rules out.
-pub(super) fn pairs(board: &Board, budget: &Budget) -> Result<Option<Deduction>, Stopped> {
+pub fn find(board: &Board, budget: &Budget) -> Result<Option<Deduction>, Stopped> {
     let pairing = Pairing::new(board, budget)?;
     let n = pairing.partner.len() as u32;
     if let Some(lone) =
