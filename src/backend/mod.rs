@@ -43,8 +43,25 @@ pub type Sink<'s> = dyn FnMut(&[PlacementId]) -> Control + 's;
 /// What [`Backend::solve`] returns.
 pub type SolveResult = Result<Outcome, BackendError>;
 
+/// What proof logging does with each search an engine hands it ([`Backend::with_proof_logging`]):
+/// given the search (as `Any`, since only the logger knows which engines it can log), the
+/// search logging its proof as it answers, or `None` when it cannot log that one.
+pub type ProofLogging<'l> = dyn FnMut(&dyn std::any::Any) -> Option<Box<dyn Backend>> + 'l;
+
+/// Any backend as `Any`: what [`Backend::with_proof_logging`] hands a proof logger.
+pub trait AsAny {
+    /// `self`, as `Any`.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: std::any::Any> AsAny for T {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// Something that solves a compiled model.
-pub trait Backend: Send + Sync {
+pub trait Backend: Send + Sync + AsAny {
     /// The name it is chosen by (`--backend NAME`) and reported under.
     fn name(&self) -> &str;
 
@@ -75,6 +92,14 @@ pub trait Backend: Send + Sync {
         _families: Option<Families>,
     ) -> Option<Box<dyn FastPath>> {
         None
+    }
+
+    /// Proof logging, asked of the engine (`solve --certify` with VeriPB): this engine
+    /// with each of its searches handed to `log`, which gives back the search logging
+    /// its proof as it answers; `None` when `log` cannot log some search of it. An
+    /// engine hands itself; a portfolio hands each member and races what comes back.
+    fn with_proof_logging(&self, log: &mut ProofLogging) -> Option<Box<dyn Backend>> {
+        log(self.as_any())
     }
 
     /// Waits for work an earlier call left running beside its search (an abandoned LP

@@ -19,7 +19,7 @@ use dominofit::puzzle::Instance;
 
 use std::time::Instant;
 
-use dominofit::backend::{Backend, BackendError, BackendOptions};
+use dominofit::backend::{Backend, BackendError};
 use dominofit::certify::check::{self, Checker};
 use dominofit::certify::pb::answer::{self, LoggedProof};
 use dominofit::certify::{self, CertifyError, ProofSystem, Prover};
@@ -87,19 +87,17 @@ impl Certifier {
         )
     }
 
-    /// The answer of `backend` (named `name`, built with `options`), with the proof
-    /// its own search logged where it can log one: with VeriPB, a native backend or a
-    /// portfolio of them searches once for the answer and its proof.
+    /// The answer of `backend`, with the proof its own search logged where it can log
+    /// one: with VeriPB, a native backend or a portfolio of them searches once for the
+    /// answer and its proof.
     pub(super) fn answer(
         &self,
         instance: &Instance,
         backend: &dyn Backend,
-        name: &str,
-        options: &BackendOptions,
         request: &Request,
     ) -> Result<(Report, Option<LoggedProof>), BackendError> {
         if self.prover.proof_system() == ProofSystem::Veripb
-            && let Some(answer) = answer::answer(instance, name, options, request, &self.dir)?
+            && let Some(answer) = answer::answer(instance, backend, request, &self.dir)?
         {
             return Ok((answer.report, answer.proof));
         }

@@ -1,7 +1,7 @@
 //! `solve`, `count` and `verify`: workloads in, one answer per board out.
 
 use super::args::*;
-use super::errors::{UsageError, backend_named, backend_options};
+use super::errors::{UsageError, backend_named};
 use super::output;
 use super::progress::Progress;
 use super::say::say;
@@ -59,19 +59,11 @@ pub(super) fn solve(args: SolveArgs) -> Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let mut tally = Tally::default();
     let progress = Progress::new(instances.len());
-    // Once: finding the cores available reads the system's files.
-    let options = backend_options(args.common.encoding, args.common.threads);
     for (k, instance) in instances.iter().enumerate() {
         progress.show(k, &instance.name);
         let (result, logged) = match (args.repeat, &certifier) {
             (None, Some(certifier)) => {
-                match certifier.answer(
-                    instance,
-                    backend.as_ref(),
-                    &args.common.backend,
-                    &options,
-                    &request,
-                ) {
+                match certifier.answer(instance, backend.as_ref(), &request) {
                     Ok((report, logged)) => (Ok(report), logged),
                     Err(error) => (Err(error), None),
                 }

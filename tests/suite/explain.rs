@@ -113,7 +113,7 @@ fn half(tiling: &Solution) -> Solution {
     Solution::from_pieces(tiling.pieces().step_by(2))
 }
 
-fn whole(instance: &Instance, given: &Solution) -> Walkthrough {
+pub(crate) fn whole(instance: &Instance, given: &Solution) -> Walkthrough {
     walk(instance, given, usize::MAX, &Budget::unlimited()).unwrap()
 }
 
@@ -425,7 +425,7 @@ fn hint_and_explain_on_the_command_line() {
 
 /// What is known before each step of `walk`: the given pieces and those earlier steps
 /// placed, and the pieces earlier steps ruled out.
-fn known_before(walk: &Walkthrough, i: usize) -> (Solution, Solution) {
+pub(crate) fn known_before(walk: &Walkthrough, i: usize) -> (Solution, Solution) {
     let placed = walk
         .given
         .pieces()
@@ -435,7 +435,10 @@ fn known_before(walk: &Walkthrough, i: usize) -> (Solution, Solution) {
 }
 
 /// VeriPB's status line on a hint's proof (written to `dir`).
-fn checked(dir: &std::path::Path, proof: &dominofit::certify::pb::hint::HintProof) -> String {
+pub(crate) fn checked(
+    dir: &std::path::Path,
+    proof: &dominofit::certify::pb::hint::HintProof,
+) -> String {
     let rules = dir.join("hint.opb");
     let log = dir.join("hint.pbp");
     std::fs::write(&rules, &proof.formula).unwrap();
@@ -443,8 +446,8 @@ fn checked(dir: &std::path::Path, proof: &dominofit::certify::pb::hint::HintProo
     crate::veripb::veripb(&rules, &log)
 }
 
-/// Every step of every walkthrough of the game boards and the committed level boards
-/// (from the start, and from wrong moves, whose steps find no tiling) is a VeriPB
+/// Every step of every walkthrough of the game boards, the committed level boards and
+/// the observed boards (from the start, and from wrong moves, whose steps find no tiling) is a VeriPB
 /// derivation from the rules and what is known before it: the formula denies the
 /// step's conclusion and VeriPB refutes it. A step's pairing arguments are needed (the
 /// same proof without its Hall sets is refused somewhere), and a wrong conclusion is
@@ -457,7 +460,7 @@ fn every_hint_is_a_derivation_veripb_checks() {
     }
     let dir = tempfile::tempdir().unwrap();
     let mut boards = Vec::new();
-    for file in ["game.jsonl", "levels.jsonl"] {
+    for file in ["game.jsonl", "levels.jsonl", "observed.jsonl"] {
         let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
         boards.extend(dominofit::puzzle::parse::read_instances(&path).unwrap());
     }

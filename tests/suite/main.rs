@@ -19,6 +19,7 @@ mod grade;
 mod hardening;
 mod hardening3;
 mod hardening4;
+mod hint_sweep;
 mod ilp_exhaustive;
 mod interrupts;
 mod limits;

@@ -192,6 +192,16 @@ impl Backend for Portfolio {
         Families::ColourSplits
     }
 
+    /// Each member asked in turn: the portfolio of the members logging, which races as
+    /// this one does and whose winner's proof is the answer's; `None` when some member
+    /// cannot log.
+    fn with_proof_logging(&self, log: &mut super::ProofLogging) -> Option<Box<dyn super::Backend>> {
+        let logging = (self.members.iter())
+            .map(|member| member.with_proof_logging(log))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Box::new(Portfolio::new(self.name.clone(), logging)))
+    }
+
     /// The members run at once, each with its own state beside the one model.
     fn footprint(&self, rows: usize, cols: usize) -> u64 {
         self.members

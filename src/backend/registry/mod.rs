@@ -154,29 +154,6 @@ pub fn proof_searches(name: &str, options: &BackendOptions) -> Vec<native::Searc
     }
 }
 
-/// Backend `name` with each of its native searches made by `make` (a search that logs
-/// its proof as it answers, say): itself for a native backend, a portfolio of them for
-/// a portfolio of native members (as many as `--threads`, as [`by_name`] takes them);
-/// `None` for any other backend, or a portfolio with a member that is not native.
-pub fn of_native_searches(
-    name: &str,
-    options: &BackendOptions,
-    make: &mut dyn FnMut(native::Native) -> Box<dyn Backend>,
-) -> Option<Box<dyn Backend>> {
-    let members: Vec<&str> = match parse_name(name) {
-        Parsed::Portfolio(members) => members,
-        Parsed::Encoded { .. } | Parsed::Single(_) => {
-            return native_options(name).map(|o| make(native::Native::new(o)));
-        }
-    };
-    let built = members
-        .into_iter()
-        .take(options.threads.max(1))
-        .map(|member| native_options(member).map(|o| make(native::Native::new(o))))
-        .collect::<Option<Vec<_>>>()?;
-    Some(Box::new(portfolio::Portfolio::new(name.to_string(), built)))
-}
-
 /// Names that belong to backends built into some build of dominofit, compiled in or
 /// not: a descriptor may not take one, or it would change meaning with a feature.
 const ALL_BUILTIN_NAMES: &[&str] = &[

@@ -92,3 +92,42 @@ fn portfolio_members_must_stop_when_asked() {
         assert_eq!(refused, expected, "{}", builtin.name);
     }
 }
+
+/// Proof logging is asked of the backend as built: a native engine hands itself, a
+/// portfolio each of the members it was built with (as many as `--threads` took), and
+/// one search the logger cannot take (varisat's) makes the whole answer `None`.
+#[test]
+fn proof_logging_is_asked_of_the_backend_as_built() {
+    let options = BackendOptions {
+        threads: 2,
+        ..BackendOptions::default()
+    };
+    let asked = |name: &str, options: &BackendOptions| {
+        let backend = by_name(name, options).unwrap();
+        let mut handed: Vec<bool> = Vec::new();
+        let logging = backend.with_proof_logging(&mut |search| {
+            let native = search.downcast_ref::<native::Native>()?;
+            handed.push(native.options.matching);
+            Some(Box::new(native.clone()))
+        });
+        (logging.map(|b| b.name().to_string()), handed)
+    };
+    assert_eq!(
+        asked("native-matching", &options),
+        (Some("native-matching".to_string()), vec![true])
+    );
+    assert_eq!(
+        asked("portfolio", &options),
+        (Some("portfolio".to_string()), vec![false, true])
+    );
+    let one = BackendOptions {
+        threads: 1,
+        ..BackendOptions::default()
+    };
+    assert_eq!(
+        asked("portfolio", &one),
+        (Some("portfolio".to_string()), vec![false])
+    );
+    assert_eq!(asked("varisat", &options).0, None);
+    assert_eq!(asked("portfolio:native+dp", &options).0, None);
+}

@@ -20,8 +20,7 @@ use super::logger::Counts;
 use super::writer::{Id, ProofWriter};
 use crate::backend::native::Native;
 use crate::backend::{
-    Backend, BackendError, BackendOptions, Budget, Capabilities, Ending, FastPath, Sink,
-    SolveResult, Status, registry,
+    Backend, BackendError, Budget, Capabilities, Ending, FastPath, Sink, SolveResult, Status,
 };
 use crate::driver::{self, Report, Request};
 use crate::interrupt::TempGuard;
@@ -56,17 +55,18 @@ impl LoggedProof {
     }
 }
 
-/// Answers `instance` with backend `name` as `driver::run` would, its native searches
-/// logging their proofs into temporary files in `dir`. `None` when the backend has a
-/// search that cannot log (any but the native ones), or the request asks for other
-/// families than the ones the proof derives: the caller answers the usual way.
+/// Answers `instance` with `backend` as `driver::run` would, its native searches
+/// logging their proofs into temporary files in `dir`: the backend is asked for proof
+/// logging ([`Backend::with_proof_logging`]) and hands its searches, of which this logs
+/// the native ones. `None` when some search of the backend is not native, or the
+/// request asks for other families than the ones the proof derives: the caller answers
+/// the usual way.
 ///
 /// # Errors
 /// As `driver::run`; and a temporary file that cannot be made in `dir`.
 pub fn answer(
     instance: &Instance,
-    name: &str,
-    options: &BackendOptions,
+    backend: &dyn Backend,
     request: &Request,
     dir: &Path,
 ) -> Result<Option<Answer>, BackendError> {
@@ -78,7 +78,8 @@ pub fn answer(
     }
     let mut runs: Vec<Arc<Logging>> = Vec::new();
     let mut made: Result<(), std::io::Error> = Ok(());
-    let backend = registry::of_native_searches(name, options, &mut |native| {
+    let logging = backend.with_proof_logging(&mut |search| {
+        let native = search.downcast_ref::<Native>()?;
         let file = TempGuard::create(|| {
             // Hidden, and named by process and count: no two runs or members share one.
             static MADE: AtomicU64 = AtomicU64::new(0);
@@ -94,24 +95,24 @@ pub fn answer(
             }
         };
         let run = Arc::new(Logging {
-            native,
+            native: Native::new(native.options),
             instance: instance.clone(),
             file: Mutex::new(file),
             opened: Mutex::new(opened),
             ran: Mutex::new(None),
         });
         runs.push(run.clone());
-        Box::new(Shared(run))
+        Some(Box::new(Shared(run)))
     });
-    let Some(backend) = backend else {
+    let Some(logging) = logging else {
         return Ok(None);
     };
     made.map_err(|e| BackendError::Failed {
-        backend: name.to_string(),
+        backend: backend.name().to_string(),
         message: format!("cannot make a proof file in {}: {e}", dir.display()),
     })?;
-    let report = driver::run(instance, backend.as_ref(), request)?;
-    drop(backend);
+    let report = driver::run(instance, logging.as_ref(), request)?;
+    drop(logging);
     let proof = match report.status {
         Status::Unsat | Status::Unique => {
             let tiling = report.solutions.first();
