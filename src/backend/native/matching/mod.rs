@@ -116,6 +116,13 @@ pub(super) struct Matching {
 }
 
 impl Matching {
+    /// The filter from nothing, over the whole board: the twin of the kept one.
+    pub(in crate::backend::native) fn from_scratch(g: &Graph) -> Filtered {
+        let mut scratch = Matching::default();
+        scratch.sync(g, 0);
+        scratch.filter_synced(g, true, 0, &|| false).0
+    }
+
     /// The even partner of odd cell `y` under the current matching.
     fn partner(&self, g: &Graph, y: u32) -> u32 {
         match self.mate[y as usize] {

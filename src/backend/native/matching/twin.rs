@@ -35,9 +35,7 @@ pub(super) fn check(kept: &Matching, g: &Graph, outcome: &Filtered, whole: bool)
         );
         assert_eq!(kept.mate[g.other(p, c) as usize], p, "the mate of cell {c}");
     }
-    let mut scratch = Matching::default();
-    scratch.sync(g, 0);
-    let (fresh, _) = scratch.filter_synced(g, true, 0, &|| false);
+    let fresh = Matching::from_scratch(g);
     match (outcome, &fresh) {
         (Filtered::Dead, Filtered::Dead) => catalogue_agrees(g),
         (Filtered::Delete(kept_doomed), Filtered::Delete(all_doomed)) => {

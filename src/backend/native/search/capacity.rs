@@ -3,7 +3,7 @@
 //! members leave room for, with its detection, its recipe and its words) checked only
 //! in the groups that changed since the parent node.
 
-use super::propagator::{Dead, Node, Propagator, Stamps};
+use super::propagator::{Dead, Node, Propagator, Stamps, Verdict};
 use crate::backend::native::argument::room::{first_short, has_room, recipe};
 use crate::backend::native::recipe::Recipe;
 
@@ -18,7 +18,12 @@ pub(super) struct LineCapacity {
 impl Propagator for LineCapacity {
     /// Only the groups that lost candidates since `since` are looked at again: the
     /// others passed at the parent.
-    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
+    fn check(
+        &mut self,
+        node: &Node,
+        since: Option<usize>,
+        _stop: &dyn Fn() -> bool,
+    ) -> Result<Verdict, Dead> {
         let lay = node.lay;
         let epoch = self.stamps.next(lay.groups());
         for &op in &node.trail[since.unwrap_or(0)..] {
@@ -34,7 +39,7 @@ impl Propagator for LineCapacity {
                 }
             }
         }
-        Ok(())
+        Ok(Verdict::Holds)
     }
 
     /// The catalogue's recipe for the failed group (`argument/room.rs`).
@@ -75,11 +80,11 @@ mod tests {
             .unwrap() as u32;
         let whole = HandNode::new(&lay, &[]);
         let mut check = LineCapacity::default();
-        assert!(check.check(&whole.node(&lay), None).is_ok());
+        assert!(check.check(&whole.node(&lay), None, &|| false).is_ok());
         assert!(check.holds_from_scratch(&whole.node(&lay)));
         let cut = HandNode::new(&lay, &[middle]);
         let node = cut.node(&lay);
-        assert!(check.check(&node, Some(0)).is_err());
+        assert!(check.check(&node, Some(0), &|| false).is_err());
         assert!(!check.holds_from_scratch(&node));
         assert!(cut.values().refuted_by(&check.explain(&node), &model));
     }

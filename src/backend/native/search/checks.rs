@@ -5,7 +5,7 @@
 use super::capacity::LineCapacity;
 use super::colour::ColourBalance;
 use super::options::SearchOptions;
-use super::propagator::{Dead, Node, Propagator};
+use super::propagator::{Dead, Node, Propagator, Verdict};
 use super::transport::CutTransport;
 use crate::backend::native::argument::{StallArgument, StallFailure, stall_arguments};
 use crate::backend::native::proof::Trace;
@@ -34,32 +34,44 @@ impl Propagators {
         }
     }
 
-    /// Runs each until one fails: the catalogue's arguments without a propagator first
-    /// (so that one added is made even where a propagator would find the same failure;
-    /// none runs in a release build today), then the propagators, cheapest first. When the matching filter follows
-    /// (`matching_follows`), the colour check is left to it: an unbalanced component has
-    /// no perfect matching, and the filter finds that in the cells the change touched,
-    /// where the colour check may explore two large components whole.
+    /// Runs each until one fails or removes candidates (which the search deletes before
+    /// it runs them again): the catalogue's arguments without a propagator first (so
+    /// that one added is made even where a propagator would find the same failure; none
+    /// runs in a release build today), then the propagators, cheapest first. When the
+    /// matching filter follows (`matching_follows`), the colour check is left to it: an
+    /// unbalanced component has no perfect matching, and the filter finds that in the
+    /// cells the change touched, where the colour check may explore two large
+    /// components whole. The checks are quick, and none is stopped inside.
     pub(super) fn check<T: Trace>(
         &mut self,
         node: &Node,
         since: Option<usize>,
         matching_follows: bool,
         trace: &mut T,
-    ) -> Result<(), Dead> {
-        if let Some(from_scratch) = &mut self.from_scratch {
-            from_scratch.checked(node, since, trace)?;
+    ) -> Result<Verdict, Dead> {
+        fn run<P: Propagator, T: Trace>(
+            propagator: Option<&mut P>,
+            node: &Node,
+            since: Option<usize>,
+            trace: &mut T,
+        ) -> Result<Verdict, Dead> {
+            match propagator {
+                Some(p) => p.checked(node, since, &|| false, trace),
+                None => Ok(Verdict::Holds),
+            }
         }
-        if let Some(capacity) = &mut self.capacity {
-            capacity.checked(node, since, trace)?;
+        let mut verdict = run(self.from_scratch.as_mut(), node, since, trace)?;
+        if verdict == Verdict::Holds {
+            verdict = run(self.capacity.as_mut(), node, since, trace)?;
         }
-        if let Some(colour) = self.colour.as_mut().filter(|_| !matching_follows) {
-            colour.checked(node, since, trace)?;
+        if verdict == Verdict::Holds {
+            let colour = self.colour.as_mut().filter(|_| !matching_follows);
+            verdict = run(colour, node, since, trace)?;
         }
-        if let Some(transport) = &mut self.transport {
-            transport.checked(node, since, trace)?;
+        if verdict == Verdict::Holds {
+            verdict = run(self.transport.as_mut(), node, since, trace)?;
         }
-        Ok(())
+        Ok(verdict)
     }
 }
 
@@ -87,11 +99,16 @@ impl FromScratch {
 }
 
 impl Propagator for FromScratch {
-    fn check(&mut self, node: &Node, _since: Option<usize>) -> Result<(), Dead> {
+    fn check(
+        &mut self,
+        node: &Node,
+        _since: Option<usize>,
+        _stop: &dyn Fn() -> bool,
+    ) -> Result<Verdict, Dead> {
         self.failed = self.arguments.iter().find_map(|a| (a.find)(node));
         match self.failed {
             Some(_) => Err(Dead),
-            None => Ok(()),
+            None => Ok(Verdict::Holds),
         }
     }
 

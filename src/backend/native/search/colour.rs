@@ -6,7 +6,7 @@
 //! its recipe and its words) made incrementally: only the components next to what
 //! changed are explored.
 
-use super::propagator::{Dead, Node, Propagator, Stamps};
+use super::propagator::{Dead, Node, Propagator, Stamps, Verdict};
 use crate::backend::native::argument::balance;
 use crate::backend::native::recipe::Recipe;
 
@@ -48,9 +48,14 @@ impl Propagator for ColourBalance {
     /// balanced, that one is too. Hence each changed component is explored only up to
     /// `limit` cells, and only when two or more are larger than that is any explored in
     /// full. Near a row-by-row frontier this keeps the check local.
-    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
+    fn check(
+        &mut self,
+        node: &Node,
+        since: Option<usize>,
+        _stop: &dyn Fn() -> bool,
+    ) -> Result<Verdict, Dead> {
         let Some(since) = since else {
-            return self.whole_board(node);
+            return self.whole_board(node).map(|()| Verdict::Holds);
         };
         let lay = node.lay;
         let epoch = self.stamps.next(lay.cells);
@@ -69,7 +74,7 @@ impl Propagator for ColourBalance {
             }
         }
         if large.len() < 2 {
-            return Ok(());
+            return Ok(Verdict::Holds);
         }
         // Two large explorations that did not meet: settle them in full.
         let epoch = self.stamps.next(lay.cells);
@@ -80,12 +85,9 @@ impl Propagator for ColourBalance {
                 return Err(Dead);
             }
         }
-        Ok(())
+        Ok(Verdict::Holds)
     }
 
-    /// From the component just explored: its cells of the more numerous colour, each
-    /// covered at least once, and those of the other, each at most once, are more than
-    /// its pieces can pair.
     /// The catalogue's recipe for the component last explored (`argument/balance.rs`).
     fn explain(&self, node: &Node) -> Recipe {
         balance::recipe(node, &self.component)
@@ -194,11 +196,11 @@ mod tests {
         };
         let mut check = ColourBalance::new(256);
         let split = HandNode::new(&lay, &[at(1)]);
-        assert!(check.check(&split.node(&lay), Some(0)).is_ok());
+        assert!(check.check(&split.node(&lay), Some(0), &|| false).is_ok());
         assert!(check.holds_from_scratch(&split.node(&lay)));
         let lone = HandNode::new(&lay, &[at(0)]);
         let node = lone.node(&lay);
-        assert!(check.check(&node, Some(0)).is_err());
+        assert!(check.check(&node, Some(0), &|| false).is_err());
         assert!(!check.holds_from_scratch(&node));
         assert!(lone.values().refuted_by(&check.explain(&node), &model));
     }

@@ -17,13 +17,13 @@
 //! subproblem and is a sound key for the cache of proved failures.
 //!
 //! One job per file: [`options`] (the switches), [`state`] (candidates, counters, the
-//! trail and the propagation rules), [`propagator`] (the seam for the checks at a stall:
-//! a trait, the node it reads, a from-scratch twin for each), [`checks`] (which run, in
-//! order: where a new one is registered), one file per propagator
-//! ([`capacity`], [`colour`]: the catalogue's arguments made incrementally, and
-//! [`transport`]), each with the recipe of its reason
-//! beside its check, [`cache`] (subproblems proved empty),
-//! [`stall`] (what runs at a stall, in order, and the matching filter), [`order`]
+//! trail and the propagation rules), [`propagator`] (the seam for the propagators: a
+//! trait, the node it reads, a from-scratch twin for each), [`checks`] (which run at
+//! every stall, in order: where a new one is registered), one file per propagator
+//! ([`capacity`], [`colour`]: the catalogue's arguments made incrementally;
+//! [`transport`]; [`matching`], Régin's filter, which removes candidates), each with
+//! the recipe of its reason beside its check, [`cache`] (subproblems proved empty),
+//! [`stall`] (what runs at a stall, in order, and when the filter runs), [`order`]
 //! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
 //! per restart), [`jump`] (backjumps over the line a
 //! descent keeps failing at), [`lp`] (the LP refutation beside the search), [`dfs`]
@@ -55,6 +55,7 @@ pub(crate) mod examples;
 mod jump;
 mod ladder;
 mod lp;
+mod matching;
 mod options;
 mod order;
 mod propagator;
@@ -73,7 +74,7 @@ mod tests {
     use super::checks::Propagators;
     use super::examples::Capture;
     use super::order::luby;
-    use super::propagator::{Dead, Node, Propagator};
+    use super::propagator::{Dead, Node, Propagator, Verdict};
     use super::{Search, SearchOptions};
     use crate::backend::native::layout::Layout;
     use crate::backend::native::proof::Unlogged;
@@ -138,7 +139,12 @@ mod tests {
     }
 
     impl Propagator for EveryCellCoverable {
-        fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead> {
+        fn check(
+            &mut self,
+            node: &Node,
+            since: Option<usize>,
+            _stop: &dyn Fn() -> bool,
+        ) -> Result<Verdict, Dead> {
             self.calls += 1;
             let changed = node.trail[since.unwrap_or(0)..].iter().map(|op| op >> 1);
             for p in changed {
@@ -154,7 +160,7 @@ mod tests {
                     }
                 }
             }
-            Ok(())
+            Ok(Verdict::Holds)
         }
 
         fn explain(&self, _: &Node) -> Recipe {
@@ -199,7 +205,7 @@ mod tests {
             let mut fresh = EveryCellCoverable::default();
             let mut registered = Propagators::new(&options);
             let root = node!(search);
-            assert!(fresh.checked(&root, None, &mut Unlogged).is_ok());
+            assert!(fresh.checked(&root, None, &|| false, &mut Unlogged).is_ok());
             assert!(fresh.holds_from_scratch(&root));
             assert!(
                 registered.check(&root, None, false, &mut Unlogged).is_ok(),
@@ -218,7 +224,11 @@ mod tests {
                 }
             }
             let broken = node!(search);
-            assert!(fresh.checked(&broken, Some(mark), &mut Unlogged).is_err());
+            assert!(
+                fresh
+                    .checked(&broken, Some(mark), &|| false, &mut Unlogged)
+                    .is_err()
+            );
             assert!(!fresh.holds_from_scratch(&broken));
             assert_eq!(fresh.calls, 2, "checked calls check once");
             let values = NodeValues::new(&search.active, &search.trail);

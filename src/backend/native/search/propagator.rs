@@ -1,24 +1,25 @@
-//! The seam for the search's checks: a propagator looks at a settled node, incrementally
-//! (only what changed since its parent, which passed), says whether the node can still
-//! have a tiling, and when it cannot, gives the reason to the search's trace. Each keeps
-//! its own state, lives in a file of its own, and has two from-scratch twins that debug
-//! builds hold it to: a node it rejects must fail from scratch too, or tilings would be
-//! lost; and the recipe of its reason (its justification, `explain`, beside the check)
-//! must refute the node by the checker's arithmetic (`recipe.rs`), or a proof would be
-//! refused. Which run, and in what order, is `checks.rs`.
+//! The seam for the search's propagators: a propagator looks at a settled node,
+//! incrementally (only what changed since its parent, which passed), says whether the
+//! node can still have a tiling and which candidates lie in no tiling of it, and gives
+//! the reason of a failure, and of each removal, to the search's trace. Each keeps its
+//! own state, lives in a file of its own, and has from-scratch twins that debug builds
+//! hold it to: a node it rejects must fail from scratch too, or tilings would be lost;
+//! and the recipes of its reasons (its justification, `explain` and `explain_removals`,
+//! beside the check) must refute the node, or rule out each candidate removed, by the
+//! checker's arithmetic (`recipe.rs`), or a proof would be refused. Which run at every
+//! stall, and in what order, is `checks.rs`.
 //!
-//! The checks behind the seam: [`super::capacity`] (a line's quota against its room),
+//! Behind the seam: [`super::capacity`] (a line's quota against its room),
 //! [`super::colour`] (the colour balance of the candidate graph's components) and
-//! [`super::transport`] (the cut quotas as a transport problem). Where the seam does not
-//! fit, and why:
+//! [`super::transport`] (the cut quotas as a transport problem), which only judge; and
+//! [`super::matching`], Régin's filter, which removes candidates, reads the budget
+//! inside and runs on a schedule of its own (`stall.rs`). Where the seam does not fit,
+//! and why:
 //!
 //! * the cover and quota rules are the domain's own unit propagation, counted in
 //!   `delete` and `commit` (`state.rs`): a call through a trait per counter update would
 //!   cost in the search's hottest loop, and their reasons need no words (a checker
 //!   redoes unit propagation itself);
-//! * Régin's matching filter (`matching/`, called from `stall.rs`) deletes candidates
-//!   rather than only judging, reads the budget inside, and keeps its matching along the
-//!   trail; its twin is `matching/twin.rs`;
 //! * the LP (`lp.rs`) runs beside the search on a thread of its own and is polled;
 //! * the small-board path (`small/`) works on bitset words, where every rule is a few
 //!   bitwise operations for all cells at once.
@@ -83,11 +84,31 @@ impl Position for Node<'_> {
     }
 }
 
-/// One of the search's checks at a stall.
+/// What a propagator concluded at a node it did not reject.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// Nothing to remove.
+    Holds,
+    /// These candidates lie in no tiling of the node, each with its reason
+    /// ([`Propagator::explain_removals`]): the search deletes them and settles.
+    Removes(Vec<u32>),
+    /// `stop` said so before it was done: nothing is known, nothing removed.
+    Stopped,
+}
+
+/// One of the search's propagators: a check at a stall, or a filter that removes
+/// candidates.
 pub(super) trait Propagator {
-    /// Whether the node can still have a tiling, looking at the placements changed since
-    /// trail position `since` (`None`: the whole board, at the root).
-    fn check(&mut self, node: &Node, since: Option<usize>) -> Result<(), Dead>;
+    /// Whether the node can still have a tiling, and the candidates it lies in no tiling
+    /// with, looking at the placements changed since trail position `since` (`None`:
+    /// the whole board, at the root). `stop` is for long work: a call it stops says
+    /// [`Verdict::Stopped`].
+    fn check(
+        &mut self,
+        node: &Node,
+        since: Option<usize>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Verdict, Dead>;
 
     /// Why the node just rejected by [`Propagator::check`] has no tiling: the recipe of
     /// a constraint of every tiling that the node falsifies (its justification, written
@@ -95,30 +116,47 @@ pub(super) trait Propagator {
     /// logged or a debug build checks it.
     fn explain(&self, node: &Node) -> Recipe;
 
-    /// The same judgement from scratch, over the whole board, telling no one.
+    /// Why the candidates [`Propagator::check`] just removed are in no tiling: recipes
+    /// of constraints of every tiling that, with the node, rule each out. Asked as
+    /// [`Propagator::explain`] is; a check that never removes has none.
+    fn explain_removals(&self, _node: &Node, _removed: &[u32]) -> Vec<Recipe> {
+        Vec::new()
+    }
+
+    /// The same judgement of failure from scratch, over the whole board, telling no one.
     fn holds_from_scratch(&mut self, node: &Node) -> bool;
 
-    /// [`Propagator::check`], with the reason of a failure given to `trace`; in debug
-    /// builds the failure is held to the twin, and its reason to the checker's
-    /// arithmetic ([`crate::backend::native::recipe::NodeValues::refuted_by`]): a node rejected that passes from
-    /// scratch would lose tilings, and a reason that does not refute it would make a
-    /// proof the checker refuses.
+    /// [`Propagator::check`], with the reason of a failure or a removal given to
+    /// `trace`; in debug builds a failure is held to the twin, and each reason to the
+    /// checker's arithmetic ([`crate::backend::native::recipe::NodeValues::refuted_by`]):
+    /// a node rejected that passes from scratch would lose tilings, and a reason that
+    /// does not refute the node (or rule out a removed candidate) would make a proof
+    /// the checker refuses.
     fn checked<T: Trace>(
         &mut self,
         node: &Node,
         since: Option<usize>,
+        stop: &dyn Fn() -> bool,
         trace: &mut T,
-    ) -> Result<(), Dead> {
-        let verdict = self.check(node, since);
-        if verdict.is_err() {
-            trace.justify(|| [self.explain(node)]);
-            #[cfg(debug_assertions)]
-            self.reason_refutes(node);
-            debug_assert!(
-                !self.holds_from_scratch(node),
-                "{}: rejected a node its from-scratch twin passes",
-                std::any::type_name::<Self>()
-            );
+    ) -> Result<Verdict, Dead> {
+        let verdict = self.check(node, since, stop);
+        match &verdict {
+            Err(Dead) => {
+                trace.justify(|| [self.explain(node)]);
+                #[cfg(debug_assertions)]
+                self.reason_refutes(node);
+                debug_assert!(
+                    !self.holds_from_scratch(node),
+                    "{}: rejected a node its from-scratch twin passes",
+                    std::any::type_name::<Self>()
+                );
+            }
+            Ok(Verdict::Removes(removed)) => {
+                trace.justify(|| self.explain_removals(node, removed));
+                #[cfg(debug_assertions)]
+                self.removals_ruled_out(node, removed);
+            }
+            Ok(Verdict::Holds | Verdict::Stopped) => {}
         }
         verdict
     }
@@ -138,6 +176,26 @@ pub(super) trait Propagator {
             "{}: its reason {recipe:?} does not refute the node",
             std::any::type_name::<Self>()
         );
+    }
+
+    /// Debug builds: the reasons of the removals just made rule out each removed
+    /// candidate, by the checker's arithmetic (on the same schedule).
+    #[cfg(debug_assertions)]
+    fn removals_ruled_out(&self, node: &Node, removed: &[u32]) {
+        if !crate::backend::native::recipe::due_for_check() {
+            return;
+        }
+        let values = NodeValues::new(node.active, node.trail);
+        let derived: Vec<_> = (self.explain_removals(node, removed).iter())
+            .filter_map(|r| r.derive(node.lay.model))
+            .collect();
+        for &p in removed {
+            assert!(
+                derived.iter().any(|c| values.rules_out_by(c, p)),
+                "{}: no reason rules out the removed candidate {p}",
+                std::any::type_name::<Self>()
+            );
+        }
     }
 }
 

@@ -1,14 +1,13 @@
 //! What runs when propagation stalls, in order: the propagators behind the seam
 //! (`propagator.rs`: line capacity, colour balance, transport), the failure cache, the
-//! LP in the tests' every-stall mode; and the matching filter on its schedule.
+//! LP in the tests' every-stall mode; and the matching filter (behind the same seam,
+//! `matching.rs`) on its schedule.
 
 use super::cache::FailureCache;
+use super::propagator::{Propagator, Verdict};
 use super::state::Search;
 use crate::backend::Budget;
-use crate::backend::native::matching::{Filtered, Graph};
 use crate::backend::native::proof::Trace;
-#[cfg(debug_assertions)]
-use crate::backend::native::recipe::NodeValues;
 
 /// What the matching filter did at a node.
 pub(super) enum Filter {
@@ -36,13 +35,24 @@ impl<'a, T: Trace> Search<'a, T> {
         since: Option<usize>,
         matching_follows: bool,
     ) -> bool {
-        let node = node!(self);
-        if self
-            .propagators
-            .check(&node, since, matching_follows, &mut self.trace)
-            .is_err()
-        {
-            return false;
+        let mut since = since;
+        loop {
+            let node = node!(self);
+            match self
+                .propagators
+                .check(&node, since, matching_follows, &mut self.trace)
+            {
+                Err(_) => return false,
+                Ok(Verdict::Holds | Verdict::Stopped) => break,
+                // Deleted and settled, then looked at again from where they began.
+                Ok(Verdict::Removes(removed)) => {
+                    let mark = self.trail.len();
+                    if !self.delete_all(&removed) {
+                        return false;
+                    }
+                    since = since.map(|_| mark);
+                }
+            }
         }
         if self.options.failure_cache && self.cached_failure() {
             self.cache_hits += 1;
@@ -64,82 +74,43 @@ impl<'a, T: Trace> Search<'a, T> {
             return false;
         }
         let search_work = self.undone + self.trail.len() as u64;
-        let cost = match self.matching_calls {
+        let cost = match self.matching.calls {
             0 => MATCHING_COST_PER_CELL * self.lay.cells as u64,
-            calls => self.matching_work / calls,
+            calls => self.matching.work / calls,
         };
-        (self.matching_work + cost).saturating_mul(100)
+        (self.matching.work + cost).saturating_mul(100)
             <= u64::from(self.options.matching_share).saturating_mul(search_work)
     }
 
     /// Régin's filter now: deletes the candidates in no perfect matching of the
     /// uncovered cells and settles the consequences.
     pub(super) fn apply_matching(&mut self, budget: &Budget) -> Filter {
-        self.matching_calls += 1;
         let stop = || budget.expired();
-        let graph = Graph {
-            lay: self.lay,
-            active: &self.active,
-            covered: &self.covered,
-            trail: &self.trail,
-        };
-        let (outcome, work) = self.matcher.filter(
-            &graph,
-            self.matching_since,
-            self.options.matching_region,
-            &stop,
-        );
-        self.matching_since = self.trail.len();
-        self.matching_work += work;
-        match outcome {
-            Filtered::Stopped => Filter::Stopped,
-            Filtered::Dead => {
-                let matcher = &self.matcher;
-                self.trace.justify(|| [matcher.hall_violator(&graph)]);
-                #[cfg(debug_assertions)]
-                if crate::backend::native::recipe::due_for_check() {
-                    let values = NodeValues::new(&self.active, &self.trail);
-                    let recipe = matcher.hall_violator(&graph);
-                    assert!(
-                        values.refuted_by(&recipe, self.lay.model),
-                        "the matching filter's Hall set {recipe:?} does not refute the node"
-                    );
-                }
-                Filter::Dead
-            }
-            Filtered::Delete(doomed) if doomed.is_empty() => Filter::Unchanged,
-            Filtered::Delete(doomed) => {
-                let matcher = &self.matcher;
-                self.trace.justify(|| matcher.tight_sets(&graph, &doomed));
-                #[cfg(debug_assertions)]
-                if crate::backend::native::recipe::due_for_check() {
-                    let values = NodeValues::new(&self.active, &self.trail);
-                    let derived: Vec<_> = matcher
-                        .tight_sets(&graph, &doomed)
-                        .iter()
-                        .filter_map(|r| r.derive(self.lay.model))
-                        .collect();
-                    for &p in &doomed {
-                        assert!(
-                            derived.iter().any(|c| values.rules_out_by(c, p)),
-                            "no tight set of the matching filter rules out placement {p}"
-                        );
-                    }
-                }
-                self.matching_deletions += doomed.len() as u64;
-                for p in doomed {
-                    if self.active[p as usize] && self.delete(p).is_err() {
-                        self.queue.clear();
-                        return Filter::Dead;
-                    }
-                }
-                if self.settle() {
+        let node = node!(self);
+        match self.matching.checked(&node, None, &stop, &mut self.trace) {
+            Err(_) => Filter::Dead,
+            Ok(Verdict::Stopped) => Filter::Stopped,
+            Ok(Verdict::Holds) => Filter::Unchanged,
+            Ok(Verdict::Removes(removed)) => {
+                if self.delete_all(&removed) {
                     Filter::Changed
                 } else {
                     Filter::Dead
                 }
             }
         }
+    }
+
+    /// Deletes `removed` (the candidates a propagator found in no tiling) and settles:
+    /// whether the node survives.
+    fn delete_all(&mut self, removed: &[u32]) -> bool {
+        for &p in removed {
+            if self.active[p as usize] && self.delete(p).is_err() {
+                self.queue.clear();
+                return false;
+            }
+        }
+        self.settle()
     }
 
     /// Whether the current node's subproblem was proved empty before, where the trace

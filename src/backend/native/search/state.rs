@@ -4,12 +4,12 @@
 
 use super::cache::FailureCache;
 use super::checks::Propagators;
+use super::matching::MatchingFilter;
 use super::options::SearchOptions;
 use super::propagator::Dead;
 use crate::backend::Counters;
 use crate::backend::native::farkas;
 use crate::backend::native::layout::Layout;
-use crate::backend::native::matching::Matching;
 use crate::backend::native::proof::{Trace, Unlogged};
 use crate::model::PlacementId;
 
@@ -31,15 +31,12 @@ pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     /// The propagators behind the seam (`propagator.rs`), each with its own state.
     pub(super) propagators: Propagators,
     pub(super) cache: FailureCache<T>,
-    pub(super) matcher: Matching,
-    /// Trail entries below this are as the matching filter last saw them.
-    pub(super) matching_since: usize,
+    /// Régin's matching filter, behind the propagators' seam, on a schedule of its own.
+    pub(super) matching: MatchingFilter,
     pub(super) rng: u64,
     pub(super) restarts: u64,
     pub(super) nodes: u64,
     pub(super) cache_hits: u64,
-    pub(super) matching_deletions: u64,
-    pub(super) matching_calls: u64,
     pub(super) farkas_refutations: u64,
     /// Moves the repair engine made between descents (`search/repair.rs`).
     pub(super) repair_moves: u64,
@@ -58,8 +55,6 @@ pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     pub(super) failures_total: u64,
     /// Candidate updates undone so far: with the trail's length, the search's work.
     pub(super) undone: u64,
-    /// The matching filter's work so far, in the same unit.
-    pub(super) matching_work: u64,
     /// Where the reasoning goes: nowhere, or to a proof logger (`--certify`).
     pub(super) trace: T,
 }
@@ -105,14 +100,11 @@ impl<'a, T: Trace> Search<'a, T> {
             uncovered: lay.cells,
             propagators: Propagators::new(&options),
             cache: FailureCache::new(options.cache_words),
-            matcher: Matching::default(),
-            matching_since: 0,
+            matching: MatchingFilter::new(options.matching_region),
             rng: options.seed.max(1),
             restarts: 0,
             nodes: 0,
             cache_hits: 0,
-            matching_deletions: 0,
-            matching_calls: 0,
             farkas_refutations: 0,
             repair_moves: 0,
             lp: None,
@@ -122,7 +114,6 @@ impl<'a, T: Trace> Search<'a, T> {
             tilings_found: 0,
             failures_total: 0,
             undone: 0,
-            matching_work: 0,
             trace,
         }
     }
@@ -195,7 +186,7 @@ impl<'a, T: Trace> Search<'a, T> {
     pub(super) fn undo_to(&mut self, mark: usize) {
         let lay = self.lay;
         self.undone += self.trail.len().saturating_sub(mark) as u64;
-        self.matching_since = self.matching_since.min(mark);
+        self.matching.rewind(mark);
         while self.trail.len() > mark {
             let Some(op) = self.trail.pop() else { break };
             let p = op >> 1;
@@ -339,7 +330,7 @@ impl<'a, T: Trace> Search<'a, T> {
             forced: Some(forced),
             cache_hits: Some(self.cache_hits),
             restarts: Some(self.restarts),
-            filtered: (self.matching_calls > 0).then_some(self.matching_deletions),
+            filtered: (self.matching.calls > 0).then_some(self.matching.removed),
             refuted: (self.farkas_refutations > 0).then_some(self.farkas_refutations),
             moves: (self.repair_moves > 0).then_some(self.repair_moves),
             ..Counters::default()

@@ -12,7 +12,7 @@
 //! the `≥` of every group of the larger side and the `≤` of every group of the other
 //! cancel to `0 ≥` their difference.
 
-use super::propagator::{Dead, Node, Propagator};
+use super::propagator::{Dead, Node, Propagator, Verdict};
 use crate::backend::native::flow::{Cut, Transport};
 use crate::backend::native::recipe::{Axiom, Kind, Recipe};
 
@@ -29,7 +29,12 @@ pub(super) struct CutTransport {
 
 impl Propagator for CutTransport {
     /// From scratch at every call: the flow is global.
-    fn check(&mut self, node: &Node, _: Option<usize>) -> Result<(), Dead> {
+    fn check(
+        &mut self,
+        node: &Node,
+        _: Option<usize>,
+        _stop: &dyn Fn() -> bool,
+    ) -> Result<Verdict, Dead> {
         self.failed = None;
         for k in 0..node.lay.pairings.len() {
             if !self.pairing_feasible(node, k) {
@@ -38,7 +43,7 @@ impl Propagator for CutTransport {
                 return Err(Dead);
             }
         }
-        Ok(())
+        Ok(Verdict::Holds)
     }
 
     /// The quotas `≥` of the groups on the source's side of the cut that over-ask,
