@@ -9,15 +9,21 @@ use crate::backend::native::argument::hall::{reach, recipe as hall_set};
 use crate::backend::native::recipe::Recipe;
 
 impl Matching {
-    /// After [`Matching::filter`] found no perfect matching: the cells of one colour
-    /// reached along alternating paths from the cell that no augmenting path reaches,
-    /// and their neighbours along live candidates, which are fewer (each is matched to
-    /// a cell of the set, and the free one is not matched at all): its recipe.
-    pub fn hall_violator(&self, g: &Graph) -> Recipe {
-        if self.short == NONE {
+    /// After [`Matching::filter`] found no perfect matching: the cell that no augmenting
+    /// path reaches (the Hall set's root, `u32::MAX` for none).
+    pub fn unreached(&self) -> u32 {
+        self.short
+    }
+
+    /// The cells of one colour reached along alternating paths from `root`, the cell
+    /// that no augmenting path reaches ([`Matching::unreached`]), and their neighbours
+    /// along live candidates, which are fewer (each is matched to a cell of the set, and
+    /// the root is not matched at all): its recipe.
+    pub fn hall_violator(&self, g: &Graph, root: u32) -> Recipe {
+        if root == NONE {
             return hall_set(&[], &[]);
         }
-        let (set, neighbours) = self.alternating_reach(g, self.short);
+        let (set, neighbours) = self.alternating_reach(g, root);
         hall_set(&set, &neighbours)
     }
 

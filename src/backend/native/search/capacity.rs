@@ -7,15 +7,16 @@ use super::propagator::{Dead, Node, Propagator, Stamps, Verdict};
 use crate::backend::native::argument::room::{first_short, has_room, recipe};
 use crate::backend::native::recipe::Recipe;
 
-/// The line-capacity check. Its state: which groups it has looked at in this call, and
-/// the group that failed (the reason's subject).
+/// The line-capacity check. Its state: which groups it has looked at in this call.
 #[derive(Debug, Default)]
 pub(super) struct LineCapacity {
     stamps: Stamps,
-    failed: u32,
 }
 
 impl Propagator for LineCapacity {
+    /// The line group without room.
+    type Reason = u32;
+
     /// Only the groups that lost candidates since `since` are looked at again: the
     /// others passed at the parent.
     fn check(
@@ -23,7 +24,7 @@ impl Propagator for LineCapacity {
         node: &Node,
         since: Option<usize>,
         _stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead> {
+    ) -> Result<Verdict, Dead<u32>> {
         let lay = node.lay;
         let epoch = self.stamps.next(lay.groups());
         for &op in &node.trail[since.unwrap_or(0)..] {
@@ -34,17 +35,16 @@ impl Propagator for LineCapacity {
                 }
                 self.stamps.marks[g] = epoch;
                 if !has_room(node, g as u32) {
-                    self.failed = g as u32;
-                    return Err(Dead);
+                    return Err(Dead(g as u32));
                 }
             }
         }
         Ok(Verdict::Holds)
     }
 
-    /// The catalogue's recipe for the failed group (`argument/room.rs`).
-    fn explain(&self, node: &Node) -> Recipe {
-        recipe(node, self.failed)
+    /// The catalogue's recipe for the group (`argument/room.rs`).
+    fn explain(&self, node: &Node, &group: &u32) -> Recipe {
+        recipe(node, group)
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
@@ -84,8 +84,13 @@ mod tests {
         assert!(check.holds_from_scratch(&whole.node(&lay)));
         let cut = HandNode::new(&lay, &[middle]);
         let node = cut.node(&lay);
-        assert!(check.check(&node, Some(0), &|| false).is_err());
+        let Err(Dead(group)) = check.check(&node, Some(0), &|| false) else {
+            panic!("the line has room");
+        };
         assert!(!check.holds_from_scratch(&node));
-        assert!(cut.values().refuted_by(&check.explain(&node), &model));
+        assert!(
+            cut.values()
+                .refuted_by(&check.explain(&node, &group), &model)
+        );
     }
 }

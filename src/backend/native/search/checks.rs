@@ -81,8 +81,6 @@ impl Propagators {
 /// incremental twin.
 struct FromScratch {
     arguments: Vec<StallArgument>,
-    /// The last failure found (the reason's subject).
-    failed: Option<StallFailure>,
 }
 
 impl FromScratch {
@@ -91,35 +89,28 @@ impl FromScratch {
         let arguments: Vec<StallArgument> = (stall_arguments().into_iter())
             .filter(|a| !a.incremental)
             .collect();
-        (!arguments.is_empty()).then_some(FromScratch {
-            arguments,
-            failed: None,
-        })
+        (!arguments.is_empty()).then_some(FromScratch { arguments })
     }
 }
 
 impl Propagator for FromScratch {
+    /// The failure found, its recipe built (the detection builds it).
+    type Reason = StallFailure;
+
     fn check(
         &mut self,
         node: &Node,
         _since: Option<usize>,
         _stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead> {
-        self.failed = self.arguments.iter().find_map(|a| (a.find)(node));
-        match self.failed {
-            Some(_) => Err(Dead),
+    ) -> Result<Verdict, Dead<StallFailure>> {
+        match self.arguments.iter().find_map(|a| (a.find)(node)) {
+            Some(failure) => Err(Dead(failure)),
             None => Ok(Verdict::Holds),
         }
     }
 
-    fn explain(&self, _node: &Node) -> Recipe {
-        self.failed
-            .as_ref()
-            .map(|f| f.recipe.clone())
-            .unwrap_or_else(|| {
-                // Asked only right after a failure, whose recipe is kept.
-                Recipe::sum_of(crate::backend::native::recipe::Kind::Colour, [])
-            })
+    fn explain(&self, _node: &Node, failure: &StallFailure) -> Recipe {
+        failure.recipe.clone()
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {

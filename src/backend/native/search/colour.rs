@@ -21,8 +21,8 @@ enum Component {
     SeenLarge,
 }
 
-/// The colour check. Its state: visit marks and the component last explored (the
-/// reason of a failure).
+/// The colour check. Its state: visit marks and the component being explored (handed
+/// to a failure as its reason).
 #[derive(Debug)]
 pub(super) struct ColourBalance {
     stamps: Stamps,
@@ -42,6 +42,9 @@ impl ColourBalance {
 }
 
 impl Propagator for ColourBalance {
+    /// The cells of the unbalanced component.
+    type Reason = Vec<u32>;
+
     /// Only components next to cells that changed since `since` can have changed; the
     /// others passed at the parent. Uncovered cells as a whole always balance (each
     /// committed piece takes one cell of each colour), so if every component but one is
@@ -53,7 +56,7 @@ impl Propagator for ColourBalance {
         node: &Node,
         since: Option<usize>,
         _stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead> {
+    ) -> Result<Verdict, Dead<Vec<u32>>> {
         let Some(since) = since else {
             return self.whole_board(node).map(|()| Verdict::Holds);
         };
@@ -67,7 +70,7 @@ impl Propagator for ColourBalance {
                     continue;
                 }
                 match self.explore(node, start, epoch, self.limit) {
-                    Component::Unbalanced => return Err(Dead),
+                    Component::Unbalanced => return Err(self.unbalanced()),
                     Component::Balanced | Component::SeenLarge => {}
                     Component::Large => large.push(start),
                 }
@@ -82,15 +85,15 @@ impl Propagator for ColourBalance {
             if self.stamps.marks[start as usize] != epoch
                 && self.explore(node, start, epoch, usize::MAX) == Component::Unbalanced
             {
-                return Err(Dead);
+                return Err(self.unbalanced());
             }
         }
         Ok(Verdict::Holds)
     }
 
-    /// The catalogue's recipe for the component last explored (`argument/balance.rs`).
-    fn explain(&self, node: &Node) -> Recipe {
-        balance::recipe(node, &self.component)
+    /// The catalogue's recipe for the component (`argument/balance.rs`).
+    fn explain(&self, node: &Node, cells: &Vec<u32>) -> Recipe {
+        balance::recipe(node, cells)
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
@@ -99,15 +102,20 @@ impl Propagator for ColourBalance {
 }
 
 impl ColourBalance {
+    /// The component just explored, unbalanced, as the reason of a failure.
+    fn unbalanced(&mut self) -> Dead<Vec<u32>> {
+        Dead(std::mem::take(&mut self.component))
+    }
+
     /// Every component explored in full (the root).
-    fn whole_board(&mut self, node: &Node) -> Result<(), Dead> {
+    fn whole_board(&mut self, node: &Node) -> Result<(), Dead<Vec<u32>>> {
         let epoch = self.stamps.next(node.lay.cells);
         for c in 0..node.lay.cells as u32 {
             if !node.covered[c as usize]
                 && self.stamps.marks[c as usize] != epoch
                 && self.explore(node, c, epoch, usize::MAX) == Component::Unbalanced
             {
-                return Err(Dead);
+                return Err(self.unbalanced());
             }
         }
         Ok(())
@@ -200,8 +208,13 @@ mod tests {
         assert!(check.holds_from_scratch(&split.node(&lay)));
         let lone = HandNode::new(&lay, &[at(0)]);
         let node = lone.node(&lay);
-        assert!(check.check(&node, Some(0), &|| false).is_err());
+        let Err(Dead(cells)) = check.check(&node, Some(0), &|| false) else {
+            panic!("the colours balance");
+        };
         assert!(!check.holds_from_scratch(&node));
-        assert!(lone.values().refuted_by(&check.explain(&node), &model));
+        assert!(
+            lone.values()
+                .refuted_by(&check.explain(&node, &cells), &model)
+        );
     }
 }

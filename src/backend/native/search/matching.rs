@@ -52,6 +52,9 @@ fn graph<'n>(node: &'n Node<'n>) -> Graph<'n> {
 }
 
 impl Propagator for MatchingFilter {
+    /// The cell no augmenting path reaches: the Hall set's root.
+    type Reason = u32;
+
     /// The trail since the last call re-matched, then the SCC pass around the change;
     /// `stop` is asked inside, and a stopped call removes nothing. `since` is the
     /// filter's own (the search's stall point is not what its matching last saw).
@@ -60,7 +63,7 @@ impl Propagator for MatchingFilter {
         node: &Node,
         _since: Option<usize>,
         stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead> {
+    ) -> Result<Verdict, Dead<u32>> {
         self.calls += 1;
         let (outcome, work) = self
             .matcher
@@ -69,7 +72,7 @@ impl Propagator for MatchingFilter {
         self.work += work;
         match outcome {
             Filtered::Stopped => Ok(Verdict::Stopped),
-            Filtered::Dead => Err(Dead),
+            Filtered::Dead => Err(Dead(self.matcher.unreached())),
             Filtered::Delete(doomed) if doomed.is_empty() => Ok(Verdict::Holds),
             Filtered::Delete(doomed) => {
                 self.removed += doomed.len() as u64;
@@ -78,10 +81,10 @@ impl Propagator for MatchingFilter {
         }
     }
 
-    /// A Hall set: the cells of one colour an unmatched cell reaches, with fewer
+    /// A Hall set: the cells of one colour the unmatched `root` reaches, with fewer
     /// neighbours than themselves.
-    fn explain(&self, node: &Node) -> Recipe {
-        self.matcher.hall_violator(&graph(node))
+    fn explain(&self, node: &Node, &root: &u32) -> Recipe {
+        self.matcher.hall_violator(&graph(node), root)
     }
 
     /// Tight Hall sets, one serving each removed candidate.

@@ -135,16 +135,18 @@ mod tests {
     #[derive(Default)]
     struct EveryCellCoverable {
         calls: usize,
-        bare: u32,
     }
 
     impl Propagator for EveryCellCoverable {
+        /// The cell without a candidate.
+        type Reason = u32;
+
         fn check(
             &mut self,
             node: &Node,
             since: Option<usize>,
             _stop: &dyn Fn() -> bool,
-        ) -> Result<Verdict, Dead> {
+        ) -> Result<Verdict, Dead<u32>> {
             self.calls += 1;
             let changed = node.trail[since.unwrap_or(0)..].iter().map(|op| op >> 1);
             for p in changed {
@@ -155,16 +157,15 @@ mod tests {
                         .iter()
                         .any(|&q| node.active[q as usize]);
                     if !node.covered[c as usize] && !live {
-                        self.bare = c;
-                        return Err(Dead);
+                        return Err(Dead(c));
                     }
                 }
             }
             Ok(Verdict::Holds)
         }
 
-        fn explain(&self, _: &Node) -> Recipe {
-            Recipe::sum_of(Kind::Colour, [Axiom::CoverAtLeast(self.bare)])
+        fn explain(&self, _: &Node, &bare: &u32) -> Recipe {
+            Recipe::sum_of(Kind::Colour, [Axiom::CoverAtLeast(bare)])
         }
 
         fn holds_from_scratch(&mut self, node: &Node) -> bool {
@@ -231,8 +232,12 @@ mod tests {
             );
             assert!(!fresh.holds_from_scratch(&broken));
             assert_eq!(fresh.calls, 2, "checked calls check once");
+            // The failure carries its reason: the cell without a candidate.
+            let Err(Dead(bare)) = fresh.check(&broken, Some(mark), &|| false) else {
+                panic!("a cell lost its candidates");
+            };
             let values = NodeValues::new(&search.active, &search.trail);
-            assert!(values.refuted_by(&fresh.explain(&broken), &model));
+            assert!(values.refuted_by(&fresh.explain(&broken, &bare), &model));
             broken_boards += 1;
         }
         assert!(broken_boards > 0, "some root leaves a cell open");

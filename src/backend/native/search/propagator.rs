@@ -31,9 +31,18 @@ use crate::backend::native::proof::Trace;
 use crate::backend::native::recipe::NodeValues;
 use crate::backend::native::recipe::Recipe;
 
-/// A contradiction: the current state has no completion (from propagation, or from a
-/// propagator).
-pub(super) struct Dead;
+/// A contradiction: the current state has no completion. From a propagator it carries
+/// its reason's subject `R` (the line without room, the unbalanced region, the short
+/// cut, the cell no augmenting path reaches), from which [`Propagator::explain`] builds
+/// the recipe, only when a proof is logged or a debug build checks it. From the cover
+/// and quota rules it carries nothing ([`Dead::BY_PROPAGATION`]): a checker redoes unit
+/// propagation itself.
+pub(super) struct Dead<R = ()>(pub(super) R);
+
+impl Dead {
+    /// A contradiction of unit propagation, or one whose reason has gone to the trace.
+    pub(super) const BY_PROPAGATION: Dead = Dead(());
+}
 
 /// What a propagator reads of the search's state at a settled node.
 pub(super) struct Node<'s> {
@@ -99,6 +108,9 @@ pub(super) enum Verdict {
 /// One of the search's propagators: a check at a stall, or a filter that removes
 /// candidates.
 pub(super) trait Propagator {
+    /// What a failure's reason is built from.
+    type Reason;
+
     /// Whether the node can still have a tiling, and the candidates it lies in no tiling
     /// with, looking at the placements changed since trail position `since` (`None`:
     /// the whole board, at the root). `stop` is for long work: a call it stops says
@@ -108,13 +120,13 @@ pub(super) trait Propagator {
         node: &Node,
         since: Option<usize>,
         stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead>;
+    ) -> Result<Verdict, Dead<Self::Reason>>;
 
-    /// Why the node just rejected by [`Propagator::check`] has no tiling: the recipe of
-    /// a constraint of every tiling that the node falsifies (its justification, written
-    /// beside the check). Asked only right after a failure, and only when a proof is
-    /// logged or a debug build checks it.
-    fn explain(&self, node: &Node) -> Recipe;
+    /// Why the node just rejected by [`Propagator::check`] with `reason` has no tiling:
+    /// the recipe of a constraint of every tiling that the node falsifies (its
+    /// justification, written beside the check). Asked only right after a failure, and
+    /// only when a proof is logged or a debug build checks it.
+    fn explain(&self, node: &Node, reason: &Self::Reason) -> Recipe;
 
     /// Why the candidates [`Propagator::check`] just removed are in no tiling: recipes
     /// of constraints of every tiling that, with the node, rule each out. Asked as
@@ -126,8 +138,8 @@ pub(super) trait Propagator {
     /// The same judgement of failure from scratch, over the whole board, telling no one.
     fn holds_from_scratch(&mut self, node: &Node) -> bool;
 
-    /// [`Propagator::check`], with the reason of a failure or a removal given to
-    /// `trace`; in debug builds a failure is held to the twin, and each reason to the
+    /// [`Propagator::check`], with the reason of a failure (which the `Dead` returned no
+    /// longer carries) or a removal given to `trace`; in debug builds a failure is held to the twin, and each reason to the
     /// checker's arithmetic ([`crate::backend::native::recipe::NodeValues::refuted_by`]):
     /// a node rejected that passes from scratch would lose tilings, and a reason that
     /// does not refute the node (or rule out a removed candidate) would make a proof
@@ -139,37 +151,38 @@ pub(super) trait Propagator {
         stop: &dyn Fn() -> bool,
         trace: &mut T,
     ) -> Result<Verdict, Dead> {
-        let verdict = self.check(node, since, stop);
-        match &verdict {
-            Err(Dead) => {
-                trace.justify(|| [self.explain(node)]);
+        match self.check(node, since, stop) {
+            Err(Dead(reason)) => {
+                trace.justify(|| [self.explain(node, &reason)]);
                 #[cfg(debug_assertions)]
-                self.reason_refutes(node);
+                self.reason_refutes(node, &reason);
                 debug_assert!(
                     !self.holds_from_scratch(node),
                     "{}: rejected a node its from-scratch twin passes",
                     std::any::type_name::<Self>()
                 );
+                Err(Dead::BY_PROPAGATION)
             }
-            Ok(Verdict::Removes(removed)) => {
-                trace.justify(|| self.explain_removals(node, removed));
-                #[cfg(debug_assertions)]
-                self.removals_ruled_out(node, removed);
+            Ok(verdict) => {
+                if let Verdict::Removes(removed) = &verdict {
+                    trace.justify(|| self.explain_removals(node, removed));
+                    #[cfg(debug_assertions)]
+                    self.removals_ruled_out(node, removed);
+                }
+                Ok(verdict)
             }
-            Ok(Verdict::Holds | Verdict::Stopped) => {}
         }
-        verdict
     }
 
     /// Debug builds: the reason of the failure just found refutes the node, by the
     /// checker's arithmetic (on the schedule of
     /// [`crate::backend::native::recipe::due_for_check`]).
     #[cfg(debug_assertions)]
-    fn reason_refutes(&self, node: &Node) {
+    fn reason_refutes(&self, node: &Node, reason: &Self::Reason) {
         if !crate::backend::native::recipe::due_for_check() {
             return;
         }
-        let recipe = self.explain(node);
+        let recipe = self.explain(node, reason);
         let values = NodeValues::new(node.active, node.trail);
         assert!(
             values.refuted_by(&recipe, node.lay.model),

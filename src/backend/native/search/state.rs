@@ -141,7 +141,11 @@ impl<'a, T: Trace> Search<'a, T> {
                 self.queue.push(g << 1 | 1);
             }
         }
-        if alive { Ok(()) } else { Err(Dead) }
+        if alive {
+            Ok(())
+        } else {
+            Err(Dead::BY_PROPAGATION)
+        }
     }
 
     #[inline]
@@ -171,7 +175,7 @@ impl<'a, T: Trace> Search<'a, T> {
             }
         }
         if !alive {
-            return Err(Dead);
+            return Err(Dead::BY_PROPAGATION);
         }
         for c in cells {
             for &r in lay.places_at(c) {
@@ -272,7 +276,7 @@ impl<'a, T: Trace> Search<'a, T> {
                     continue;
                 }
                 match self.deg[index as usize] {
-                    0 => return Err(Dead),
+                    0 => return Err(Dead::BY_PROPAGATION),
                     1 => {
                         let forced = lay
                             .places_at(index)
@@ -281,7 +285,7 @@ impl<'a, T: Trace> Search<'a, T> {
                             .find(|&p| self.active[p as usize]);
                         match forced {
                             Some(p) => self.commit(p)?,
-                            None => return Err(Dead),
+                            None => return Err(Dead::BY_PROPAGATION),
                         }
                     }
                     _ => {}
@@ -291,7 +295,7 @@ impl<'a, T: Trace> Search<'a, T> {
                 let quota = self.quota[g];
                 let left = self.left[g] as i32;
                 if quota < 0 || left < quota {
-                    return Err(Dead);
+                    return Err(Dead::BY_PROPAGATION);
                 }
                 if left == 0 {
                     continue;

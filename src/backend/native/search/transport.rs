@@ -17,30 +17,30 @@ use crate::backend::native::flow::{Cut, Transport};
 use crate::backend::native::recipe::{Axiom, Kind, Recipe};
 
 /// The transport check. Its state: the flow network and the residual quotas of one
-/// pairing's two sides, reused from call to call, and the failed pairing's cut.
+/// pairing's two sides, reused from call to call.
 #[derive(Default)]
 pub(super) struct CutTransport {
     flow: Transport,
     left: Vec<i32>,
     right: Vec<i32>,
-    /// The pairing that failed and why (the reason's subject).
-    failed: Option<(usize, Cut)>,
 }
 
 impl Propagator for CutTransport {
+    /// The pairing whose flow fell short, and its minimum cut.
+    type Reason = Option<(usize, Cut)>;
+
     /// From scratch at every call: the flow is global.
     fn check(
         &mut self,
         node: &Node,
         _: Option<usize>,
         _stop: &dyn Fn() -> bool,
-    ) -> Result<Verdict, Dead> {
-        self.failed = None;
+    ) -> Result<Verdict, Dead<Self::Reason>> {
         for k in 0..node.lay.pairings.len() {
             if !self.pairing_feasible(node, k) {
-                self.failed = self.flow.cut().map(|cut| (k, cut));
-                debug_assert!(self.failed.is_some(), "a short flow names its cut");
-                return Err(Dead);
+                let failed = self.flow.cut().map(|cut| (k, cut));
+                debug_assert!(failed.is_some(), "a short flow names its cut");
+                return Err(Dead(failed));
             }
         }
         Ok(Verdict::Holds)
@@ -48,8 +48,8 @@ impl Propagator for CutTransport {
 
     /// The quotas `≥` of the groups on the source's side of the cut that over-ask,
     /// and `≤` of the groups across.
-    fn explain(&self, node: &Node) -> Recipe {
-        let Some((k, cut)) = &self.failed else {
+    fn explain(&self, node: &Node, failed: &Self::Reason) -> Recipe {
+        let Some((k, cut)) = failed else {
             return Recipe {
                 kind: Kind::Transport,
                 steps: Vec::new(),
