@@ -32,7 +32,7 @@ use crate::backend::native::Native;
 use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
 use crate::model::Families;
-use crate::puzzle::generate::{GenerateError, below, planted, with_clues_of};
+use crate::puzzle::generate::{GenerateError, below, planted, with_holes};
 use crate::puzzle::{Instance, Piece, Solution};
 
 pub mod explain;
@@ -222,12 +222,8 @@ pub fn unique_watched(
                 let differing: Vec<Piece> =
                     tiling.pieces().filter(|p| !other.contains(p)).collect();
                 let hole = differing[below(&mut rng, differing.len() as u64) as usize];
-                let mut blocked = instance.blocked.clone();
-                let (r2, c2) = hole.other_cell();
-                blocked[hole.row * cols + hole.col] = true;
-                blocked[r2 * cols + c2] = true;
-                tiling = Solution::from_pieces(tiling.pieces().filter(|p| *p != hole));
-                instance = with_clues_of(instance.name, rows, cols, blocked, &tiling)?;
+                (instance, tiling) =
+                    with_holes(instance.name.clone(), &instance, &tiling, &[hole])?;
                 holes += 1;
             }
             _ => {

@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::backend::native::Native;
 use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
-use crate::puzzle::generate::with_clues_of;
+use crate::puzzle::generate::with_holes;
 use crate::puzzle::{CellJson, Instance, Piece, Solution};
 
 /// What a board's tilings share.
@@ -135,15 +135,8 @@ pub fn shared(
 /// The board `instance` with the pieces `holes` of `tiling` blocked and the clues of the
 /// rest of `tiling`.
 fn holed(instance: &Instance, tiling: &Solution, holes: &[Piece]) -> Option<Instance> {
-    let mut blocked = instance.blocked.clone();
-    for hole in holes {
-        let (r2, c2) = hole.other_cell();
-        blocked[hole.row * instance.cols + hole.col] = true;
-        blocked[r2 * instance.cols + c2] = true;
-    }
-    let rest = Solution::from_pieces(tiling.pieces().filter(|p| !holes.contains(p)));
     let name = format!("{}-unique", instance.name);
-    with_clues_of(name, instance.rows, instance.cols, blocked, &rest).ok()
+    with_holes(name, instance, tiling, holes).ok().map(|(board, _)| board)
 }
 
 /// The native search's limit-2 answer on `board` within what is left before `deadline`:

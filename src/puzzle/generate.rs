@@ -193,6 +193,30 @@ pub fn planted_by(
     Ok((instance, kept))
 }
 
+/// `instance` with the pieces `holes` of `tiling` made holes (both cells of each
+/// blocked), named `name`, with the clues of the rest of `tiling`; and that rest. How a
+/// designer's board loses a choice: `design::unique` makes holes where two tilings
+/// differ, `design::shared` proposes them.
+///
+/// # Errors
+/// As [`with_clues_of`].
+pub fn with_holes(
+    name: String,
+    instance: &Instance,
+    tiling: &Solution,
+    holes: &[Piece],
+) -> Result<(Instance, Solution), GenerateError> {
+    let mut blocked = instance.blocked.clone();
+    for hole in holes {
+        let (r2, c2) = hole.other_cell();
+        blocked[hole.row * instance.cols + hole.col] = true;
+        blocked[r2 * instance.cols + c2] = true;
+    }
+    let rest = Solution::from_pieces(tiling.pieces().filter(|p| !holes.contains(p)));
+    let board = with_clues_of(name, instance.rows, instance.cols, blocked, &rest)?;
+    Ok((board, rest))
+}
+
 /// The board whose clues are the dots of `tiling`, with `blocked` cells as given.
 /// The tiling is not checked against the blocked cells; the caller planted it there.
 ///
