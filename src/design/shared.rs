@@ -136,7 +136,9 @@ pub fn shared(
 /// rest of `tiling`.
 fn holed(instance: &Instance, tiling: &Solution, holes: &[Piece]) -> Option<Instance> {
     let name = format!("{}-unique", instance.name);
-    with_holes(name, instance, tiling, holes).ok().map(|(board, _)| board)
+    with_holes(name, instance, tiling, holes)
+        .ok()
+        .map(|(board, _)| board)
 }
 
 /// The native search's limit-2 answer on `board` within what is left before `deadline`:

@@ -38,6 +38,22 @@ impl<'m> Board<'m> {
         }
     }
 
+    /// The board a search's node stands for (`active` its candidates, `trail` with
+    /// `p << 1 | 1` for a commit): a candidate open, a committed placement placed, every
+    /// other ruled out. What the search's debug twins read the catalogue's arguments on.
+    pub fn of_node(model: &'m Model, active: &[bool], trail: &[u32]) -> Board<'m> {
+        let mut known: Vec<Option<bool>> = active
+            .iter()
+            .map(|&live| (!live).then_some(false))
+            .collect();
+        for &op in trail {
+            if op & 1 == 1 {
+                known[(op >> 1) as usize] = Some(true);
+            }
+        }
+        Board::from_known(model, known)
+    }
+
     /// Nothing known yet.
     pub fn new(model: &'m Model) -> Board<'m> {
         let mut cells_of = vec![[u32::MAX; 2]; model.placements.len()];

@@ -8,9 +8,9 @@
 //!
 //! | argument | file | detection | recipe | the search's incremental twin |
 //! |---|---|---|---|---|
-//! | a cell with one piece left, or none | `single.rs` | [`single::find`] | unit propagation (a proof's RUP) | `delete`/`commit` in `search/state.rs` |
-//! | a count reached, or needing all it has left, of a line, a cut or a colour split | `count.rs` | [`count::find`] | unit propagation | `state.rs` |
-//! | a Hall set of the matching: fewer neighbours than cells, or exactly as many | `hall.rs` | [`hall::find`] | [`hall::recipe`] | Régin's filter, `matching/` (its reach is [`hall::reach`]) |
+//! | a cell with one piece left, or none | `single.rs` | [`single::find`] | unit propagation (a proof's RUP) | `delete`/`commit` in `search/state.rs`, held to it by `counting_twin` (`search/stall.rs`) |
+//! | a count reached, or needing all it has left, of a line, a cut or a colour split | `count.rs` | [`count::find`] | unit propagation | `state.rs`, held to it the same way |
+//! | a Hall set of the matching: fewer neighbours than cells, or exactly as many | `hall.rs` | [`hall::find`] | [`hall::recipe`] | Régin's filter, `search/matching.rs` and `matching/` (its reach is [`hall::reach`]; its twin holds a failure to [`hall::find`]) |
 //! | a line without room for the pieces its quota still needs | `room.rs` | [`room::first_short`] | [`room::recipe`] | `search/capacity.rs` |
 //! | a region whose colours cannot balance | `balance.rs` | [`balance::first_unbalanced`] | [`balance::recipe`] | `search/colour.rs` |
 //! | a trial: a piece supposed placed leads by the arguments above to a contradiction | `trial.rs` | [`trial::refute`] (which pieces: the ladder's `trial_refutes`) | the arguments it meets | `search/ladder.rs` |

@@ -64,15 +64,7 @@ pub(super) fn check(kept: &Matching, g: &Graph, outcome: &Filtered, whole: bool)
 /// has no tiling, with a Hall set of fewer neighbours than cells.
 fn catalogue_agrees(g: &Graph) {
     use crate::backend::native::argument::{Board, Rule, hall};
-    let mut known: Vec<Option<bool>> = (g.active.iter())
-        .map(|&live| (!live).then_some(false))
-        .collect();
-    for &op in g.trail {
-        if op & 1 == 1 {
-            known[(op >> 1) as usize] = Some(true);
-        }
-    }
-    let board = Board::from_known(g.lay.model, known);
+    let board = Board::of_node(g.lay.model, g.active, g.trail);
     let found = hall::find(&board, &crate::backend::Budget::unlimited());
     match found {
         Ok(Some(d)) if d.rule == Rule::NoPairing => {

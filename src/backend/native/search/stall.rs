@@ -35,6 +35,8 @@ impl<'a, T: Trace> Search<'a, T> {
         since: Option<usize>,
         matching_follows: bool,
     ) -> bool {
+        #[cfg(debug_assertions)]
+        self.counting_twin();
         let mut since = since;
         loop {
             let node = node!(self);
@@ -99,6 +101,27 @@ impl<'a, T: Trace> Search<'a, T> {
                 }
             }
         }
+    }
+
+    /// Debug builds: a settled node is a fixed point of the catalogue's counting
+    /// arguments (`argument/single.rs`, `argument/count.rs`), found from scratch on the
+    /// node as a player's board: what the cover and quota rules of `state.rs` make
+    /// incrementally. On boards of at most 1,024 cells, sampled as the reasons' checks
+    /// are, since building the board reads every placement.
+    #[cfg(debug_assertions)]
+    fn counting_twin(&self) {
+        use crate::backend::native::argument::{Board, count, single};
+        if self.lay.cells > 1024 || !crate::backend::native::recipe::due_for_check() {
+            return;
+        }
+        let board = Board::of_node(self.lay.model, &self.active, &self.trail);
+        let found = single::find(&board)
+            .or_else(|| count::find(&board, false))
+            .or_else(|| count::find(&board, true));
+        assert!(
+            found.is_none(),
+            "propagation settled a node the catalogue still decides: {found:?}"
+        );
     }
 
     /// Deletes `removed` (the candidates a propagator found in no tiling) and settles:
