@@ -34,7 +34,7 @@ use clarabel::solver::{
 };
 
 use super::layout::Layout;
-use super::recipe::{Axiom, Kind, Recipe};
+use super::recipe::Recipe;
 use crate::backend::Beside;
 
 /// The live part of a node: what the refutation reads.
@@ -88,36 +88,11 @@ pub(super) struct Certificate {
 }
 
 impl Certificate {
-    /// The refutation as a proof derives it (its justification): each uncovered cell's
-    /// cover constraint and each group's quota constraint times its multiplier, the
-    /// `≥` half for a positive one and the `≤` half for a negative one, summed. A piece
-    /// the box lets reach more than the sum's degree has a positive coefficient and is
-    /// no candidate, so what is left cannot reach it. `covered`: the refuted node's
-    /// covered cells (their multipliers count for nothing there); `root`: the node is
-    /// the root.
+    /// The refutation as a proof derives it: the catalogue's recipe
+    /// (`argument/multipliers.rs`). `covered`: the refuted node's covered cells; `root`:
+    /// the node is the root.
     pub fn recipe(&self, covered: &[bool], root: bool) -> Recipe {
-        let half = |m: i64, at_least: Axiom, at_most: Axiom| {
-            (if m > 0 { at_least } else { at_most }, m.unsigned_abs())
-        };
-        let cells = self
-            .pi
-            .iter()
-            .enumerate()
-            .filter(|&(c, &m)| m != 0 && !covered[c])
-            .map(|(c, &m)| {
-                let c = c as u32;
-                half(m, Axiom::CoverAtLeast(c), Axiom::CoverAtMost(c))
-            });
-        let groups = self
-            .mu
-            .iter()
-            .enumerate()
-            .filter(|&(_, &m)| m != 0)
-            .map(|(g, &m)| {
-                let g = g as u32;
-                half(m, Axiom::QuotaAtLeast(g), Axiom::QuotaAtMost(g))
-            });
-        Recipe::weighted(Kind::Farkas { root }, cells.chain(groups))
+        super::argument::multipliers::recipe(&self.pi, &self.mu, covered, root)
     }
 }
 

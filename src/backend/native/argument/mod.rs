@@ -14,9 +14,11 @@
 //! | a line without room for the pieces its quota still needs | `room.rs` | [`room::first_short`] | [`room::recipe`] | `search/capacity.rs` |
 //! | a region whose colours cannot balance | `balance.rs` | [`balance::first_unbalanced`] | [`balance::recipe`] | `search/colour.rs` |
 //! | a trial: a piece supposed placed leads by the arguments above to a contradiction | `trial.rs` | [`trial::refute`] (which pieces: the ladder's `trial_refutes`) | the arguments it meets | `search/ladder.rs` |
+//! | the cut quotas as a transport problem, too short | `cut.rs` | the flow, from scratch at every call (`search/transport.rs`) | [`cut::recipe`] | itself |
+//! | the LP's multipliers (Farkas' lemma) | `multipliers.rs` | the LP beside the search (`farkas.rs`), checked in exact arithmetic | [`multipliers::recipe`] | itself |
 //!
-//! Two more arguments live with the search alone, since no walkthrough makes them: the
-//! transport cut (`search/transport.rs`) and the LP's Farkas multipliers (`farkas.rs`).
+//! The last two have no words: no walkthrough makes them (the ladder's rungs are the
+//! arguments a player follows).
 //!
 //! The trial's checks beyond the rules below it are the catalogue's *stall arguments*
 //! ([`STALL`]): the ladder's trial and the search at a stall run each (its incremental
@@ -30,8 +32,10 @@ pub mod balance;
 mod below;
 mod board;
 pub mod count;
+pub mod cut;
 mod finding;
 pub mod hall;
+pub mod multipliers;
 pub mod room;
 pub mod single;
 mod stall;

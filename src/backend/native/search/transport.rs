@@ -1,20 +1,11 @@
-//! The cut quotas as a transport problem (`flow.rs`): forgetting overlaps, the residual
-//! quotas of rows and cuts must still be met by a choice of candidates, which is a
-//! bipartite flow. Off by default.
-//!
-//! Justification ([`CutTransport::explain`]): the minimum cut of the short flow. Each
-//! candidate of a pairing is a member of one left group and one right group. The quota
-//! constraints `≥` of the left groups on the source's side and `≤` of the right groups
-//! on it, summed, cancel every piece that joins two of them; what is left is at most
-//! one per candidate from a left group on that side to a right group off it, and the
-//! degree is the left groups' need less what the right ones take, which the cut
-//! capacity (smaller than the flow asked for) shows is more. When the totals differ,
-//! the `≥` of every group of the larger side and the `≤` of every group of the other
-//! cancel to `0 ≥` their difference.
+//! The catalogue's transport cut (`argument/cut.rs`, with its justification): the
+//! residual quotas of rows and cuts as a bipartite flow (`flow.rs`), solved from scratch
+//! at every call, whose minimum cut names the groups of the recipe. Off by default.
 
 use super::propagator::{Dead, Node, Propagator, Verdict};
+use crate::backend::native::argument::cut;
 use crate::backend::native::flow::{Cut, Transport};
-use crate::backend::native::recipe::{Axiom, Kind, Recipe};
+use crate::backend::native::recipe::{Kind, Recipe};
 
 /// The transport check. Its state: the flow network and the residual quotas of one
 /// pairing's two sides, reused from call to call.
@@ -73,13 +64,7 @@ impl Propagator for CutTransport {
                     .collect(),
             ),
         };
-        Recipe::sum_of(
-            Kind::Transport,
-            at_least
-                .into_iter()
-                .map(Axiom::QuotaAtLeast)
-                .chain(at_most.into_iter().map(Axiom::QuotaAtMost)),
-        )
+        cut::recipe(at_least, at_most)
     }
 
     fn holds_from_scratch(&mut self, node: &Node) -> bool {
