@@ -34,7 +34,7 @@ import sys
 # named from main.rs the same way).
 FLOORS = [
     # 0: the operating system: user text as data, memory, usage, signals, processes
-    ("escape", 0), ("memory", 0), ("usage", 0), ("interrupt", 0), ("process", 0),
+    ("escape", 0), ("time", 0), ("memory", 0), ("usage", 0), ("interrupt", 0), ("process", 0),
     # 1: the game
     ("puzzle", 1),
     # 2: the model

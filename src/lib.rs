@@ -75,4 +75,5 @@ pub mod model;
 pub mod process;
 pub mod puzzle;
 pub mod race;
+pub mod time;
 pub mod usage;

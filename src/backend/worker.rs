@@ -26,7 +26,7 @@ use std::io::{BufRead, Write};
 use std::process::Command;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,7 @@ use crate::backend::{
 };
 use crate::model::{Families, Model, PlacementId};
 use crate::process::{Conversation, Heard, POLL, RunError};
+use crate::time::Instant;
 
 /// The command that starts a worker (program and leading arguments), once registered.
 static COMMAND: OnceLock<Vec<OsString>> = OnceLock::new();

@@ -10,12 +10,13 @@
 //! pass.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::bundle::{KIND, Manifest, ProofSystem, VERSION, files};
 pub use super::checker::{CHECKERS, CheckError, Checker, VERIPB};
 use crate::puzzle::parse::{InputError, parse_instances, parse_solutions};
 use crate::puzzle::verify::{Violation, verify};
+use crate::time::Instant;
 
 /// Why a bundle is rejected: each names what failed.
 #[derive(Debug, thiserror::Error)]

@@ -2,10 +2,10 @@
 //! `drat-trim` for DRAT, found on the `PATH` or named, run through [`crate::process`].
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use super::bundle::ProofSystem;
 use crate::process::{self, RunError};
+use crate::time::Instant;
 
 /// DRAT checkers looked for on the `PATH`, in this order, when none is named.
 pub const CHECKERS: [&str; 2] = ["rate", "drat-trim"];

@@ -25,11 +25,12 @@ pub mod prove;
 pub mod rules;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::backend::Status;
 use crate::interrupt::TempGuard;
 use crate::puzzle::{Instance, Solution};
+use crate::time::Instant;
 pub use bundle::{KIND, Manifest, ProofSystem, VERSION, files};
 pub use prove::{ProveError, Prover, ProverVerdict};
 pub use rules::{RulesError, rules_cnf};

@@ -8,10 +8,10 @@
 //! `--memory`, Ctrl-C.
 
 use std::path::Path;
-use std::time::Instant;
 
 use crate::backend::external::{self, Descriptor};
 use crate::process::{self, RunError};
+use crate::time::Instant;
 
 /// The provers `auto` tries, in order, before varisat.
 pub const AUTO: [&str; 2] = ["cadical", "kissat"];

@@ -14,10 +14,9 @@ use anyhow::{Context, Result, bail};
 
 use dominofit::backend::Status;
 use dominofit::escape::terminal;
+use dominofit::time::Instant;
 
 use dominofit::puzzle::Instance;
-
-use std::time::Instant;
 
 use dominofit::backend::{Backend, BackendError};
 use dominofit::certify::check::{self, Checker};

@@ -15,7 +15,7 @@
 //! does, holes are added one at a time where the first tiling and another one differ
 //! (as `generate --unique` makes boards unique), and the change is all of them.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -24,6 +24,7 @@ use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
 use crate::puzzle::generate::with_holes;
 use crate::puzzle::{CellJson, Instance, Piece, Solution};
+use crate::time::Instant;
 
 /// What a board's tilings share.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

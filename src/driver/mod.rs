@@ -8,7 +8,7 @@ mod count;
 mod report;
 mod timing;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use count::count;
 pub use report::{CountReport, Header, Report, Reported, StatValue, StreamEnd, StreamedTiling};
@@ -21,6 +21,7 @@ use crate::backend::{
 use crate::model::{self, Families, Model, PlacementId};
 use crate::puzzle::verify::{Violation, verify};
 use crate::puzzle::{Instance, Solution};
+use crate::time::Instant;
 
 /// What a user asks of one instance.
 #[derive(Debug, Clone, Copy)]

@@ -3,9 +3,11 @@
 //! poll of the host's own signals from inside the work of a call that runs in place.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::requested;
+
+use crate::time::Instant;
 
 thread_local! {
     /// The stop flag of the call running on this thread, for a host that stops one call

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod call;
 mod term;
@@ -30,6 +30,8 @@ mod term;
 pub use call::{call_stop, call_stopped, poll_host, stopped_here, with_call_stop, with_host_poll};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
+
+use crate::time::Instant;
 pub use term::terminate_cleanly_on_sigterm;
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);

@@ -5,10 +5,12 @@ use std::io::Read;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nix::errno::Errno;
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+
+use crate::time::Instant;
 
 /// How much of standard error is kept: its end, for messages.
 pub(super) const TAIL: usize = 64 * 1024;

@@ -5,13 +5,15 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use wait_timeout::ChildExt;
 
 use super::capture::{Captured, Keep, TAIL};
 use super::{POLL, ProbeError, RunError, TERM_GRACE};
+
+use crate::time::Instant;
 
 /// How a program is run, besides its command line.
 #[derive(Clone, Copy)]

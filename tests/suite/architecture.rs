@@ -247,6 +247,37 @@ fn no_source_file_is_over_500_lines() {
     assert!(long.is_empty(), "over 500 lines: {long:?}");
 }
 
+/// The clock is read through `crate::time` alone (`web-time`'s `Instant`, the standard
+/// library's natively and `performance.now()` in a browser, where `std::time::Instant`
+/// traps): no file of `src/` but `src/time.rs` names `std::time::Instant`, so that a
+/// deadline works the same in both. (Natively the two are one type, so neither the
+/// compiler nor clippy can tell them apart: this test does.)
+#[test]
+fn the_clock_is_read_through_crate_time() {
+    let mut named = Vec::new();
+    let mut stack = vec![Path::new(ROOT).join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("src/time.rs")
+            {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // `std::time::Instant`, alone or in a braced list of `std::time`.
+                let braced = text
+                    .lines()
+                    .any(|line| line.contains("std::time::{") && line.contains("Instant"));
+                if text.contains("std::time::Instant") || braced {
+                    named.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    named.sort();
+    assert!(named.is_empty(), "std::time::Instant named in {named:?}");
+}
+
 /// Every file the "Where a new X goes" table of ARCHITECTURE.md names exists: the table
 /// is what a contributor follows.
 #[test]

@@ -17,11 +17,11 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
 use serde::Deserialize;
 
 use crate::lower::Format;
+use crate::time::Instant;
 
 /// A `command` element that stands for the time-limit arguments, for programs that
 /// take them only after some other argument; without it they follow the program name.

@@ -22,8 +22,6 @@
 //! answers a game board in 0.7 ms, and one of its phases on such a model takes
 //! milliseconds.
 
-use std::time::Instant;
-
 use good_lp::{
     Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, Variable,
     WithTimeLimit, constraint, variable,
@@ -34,6 +32,7 @@ use crate::backend::{
 };
 use crate::lower::lp::{LinearEquality, equalities};
 use crate::model::{Model, PlacementId};
+use crate::time::Instant;
 
 /// The in-process ILP solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,7 +26,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
@@ -36,6 +35,7 @@ use clarabel::solver::{
 use super::layout::Layout;
 use super::recipe::Recipe;
 use crate::backend::Beside;
+use crate::time::Instant;
 
 /// The live part of a node: what the refutation reads.
 pub(super) struct Node<'s> {

@@ -251,7 +251,7 @@ impl Backend for Portfolio {
         let started = AtomicBool::new(false);
         let spawned = std::sync::atomic::AtomicUsize::new(0);
         let spawn_error: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
-        let start_at = std::time::Instant::now() + self.head_start;
+        let start_at = crate::time::Instant::now() + self.head_start;
         let members = &self.members;
         let name = &self.name;
         let mut finishes: Vec<Finish> = Vec::new();
@@ -265,7 +265,7 @@ impl Backend for Portfolio {
                 // While the first member's LP refutation runs beside its search, the two
                 // may fill the cores; another busy thread would slow all of them.
                 if !now
-                    && (std::time::Instant::now() < start_at
+                    && (crate::time::Instant::now() < start_at
                         || (member_budget.beside.as_ref().is_some_and(Beside::busy)
                             && members.len() >= cores()))
                 {

@@ -11,7 +11,7 @@
 //! keep one core busy for a while after the answer is printed.
 
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::backend::{
     Backend, BackendError, Budget, Capabilities, Control, Counters, Ending, Outcome, Sink,
@@ -20,6 +20,7 @@ use crate::backend::{
 use crate::encode::{Encoding, Lit};
 use crate::lower::cnf::LoweredCnf;
 use crate::model::{Model, PlacementId};
+use crate::time::Instant;
 
 /// The in-process SAT solvers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

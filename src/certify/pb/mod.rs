@@ -24,7 +24,6 @@ mod single;
 pub mod writer;
 
 use std::path::Path;
-use std::time::Instant;
 
 pub use formula::{Ids, rules_opb};
 pub use logged::Proved;
@@ -35,6 +34,7 @@ use crate::backend::native::SearchOptions;
 use crate::backend::{Budget, Control, Ending};
 use crate::model::{self, Families};
 use crate::puzzle::{Instance, Solution};
+use crate::time::Instant;
 use logged::{Begun, failed};
 
 /// Proves that `instance` has no tiling but `blocked` (none at all without it): writes

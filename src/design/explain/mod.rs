@@ -331,7 +331,7 @@ fn check_moves(
         .map_or(CHECK_WITHOUT_LIMIT, |left| left / 2);
     let budget = budget
         .clone()
-        .ending_by(std::time::Instant::now().checked_add(share));
+        .ending_by(crate::time::Instant::now().checked_add(share));
     Ok(match extends(instance, moves, &budget)? {
         Extends::Yes => Checked::Extend,
         Extends::Undecided => Checked::Undecided,
