@@ -4,13 +4,13 @@
 //! redoes it by itself, so a dead end needs only its decisions (a nogood the checker
 //! confirms by reverse unit propagation). Every other inference is a counting argument:
 //! its propagator gives it as a [`Recipe`] (`recipe.rs`), a sum of the model's
-//! constraints written beside the check that makes it: a component of the candidate
-//! graph with more cells of one colour (`search/colour.rs`), a Hall set of the matching
-//! filter (`matching/explain.rs`), a line whose quota exceeds its room
-//! (`search/capacity.rs`), a minimum cut of the cut quotas' transport problem
-//! (`search/transport.rs`), the LP's Farkas multipliers (`farkas.rs`). Each derives a
-//! constraint true of every tiling, so the checker keeps it and unit propagation uses
-//! it below the node where it was found. The logger only numbers and prints the steps.
+//! constraints written with the argument in the catalogue (`argument/`): a component of
+//! the candidate graph with more cells of one colour (`argument/balance.rs`), a Hall set
+//! of the matching filter (`argument/hall.rs`), a line whose quota exceeds its room
+//! (`argument/room.rs`), a minimum cut of the cut quotas' transport problem
+//! (`argument/cut.rs`), the LP's Farkas multipliers (`argument/multipliers.rs`). Each
+//! derives a constraint true of every tiling, so the checker keeps it and unit
+//! propagation uses it below the node where it was found. The logger only numbers and prints the steps.
 //!
 //! The failure cache stays while a proof is logged, counting a hit only where the
 //! decisions of the cached refutation are all committed at the node, so that unit

@@ -7,10 +7,10 @@
 //! the bottom after it. The rules are the rungs' own, taken from the engine's catalogue
 //! of arguments (`backend/native/argument/`): the counting rules are unit propagation
 //! over the same constraints, the pairing rule finds exactly the pieces Régin's filter
-//! removes, and the trial rule takes the pieces the ladder's trial refutes. Every rule only ever adds knowledge
-//! and never loses a conclusion when more is known, so any order of taking them
-//! reaches the same end as the climb: a board a walkthrough solves is one `grade`
-//! solves, at the same level.
+//! removes, and the trial rule takes the pieces the ladder's trial refutes. Every rule
+//! only ever adds knowledge and never loses a conclusion when more is known, so any
+//! order of taking them reaches the same end as the climb: a board a walkthrough solves
+//! is one `grade` solves, at the same level.
 
 use serde::Serialize;
 

@@ -23,6 +23,7 @@
 //! `|set| − |neighbours|`: positive (no tiling), or zero (each of those pieces is out).
 
 use super::board::{Board, Stopped};
+use super::even;
 use super::finding::{Deduction, HallSet, Rule};
 use super::words::listed;
 use crate::backend::Budget;
@@ -136,12 +137,6 @@ pub fn recipe(set: &[u32], neighbours: &[u32]) -> Recipe {
             .map(|&k| Axiom::CoverAtLeast(k))
             .chain(neighbours.iter().map(|&k| Axiom::CoverAtMost(k))),
     )
-}
-
-/// Whether cover `k`'s cell has even `row + column`.
-fn even(board: &Board, k: u32) -> bool {
-    let cell = board.cell(k);
-    (cell.0[0] + cell.0[1]).is_multiple_of(2)
 }
 
 /// The cell of `p` that is not `k`.

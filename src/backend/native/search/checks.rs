@@ -17,8 +17,8 @@ pub(super) struct Propagators {
     capacity: Option<LineCapacity>,
     colour: Option<ColourBalance>,
     transport: Option<CutTransport>,
-    /// The catalogue's stall arguments that have no propagator of their own (none in a
-    /// release build today), each run from scratch.
+    /// The catalogue's stall arguments that have no propagator of their own (none
+    /// outside the tests today), each run from scratch.
     from_scratch: Option<FromScratch>,
 }
 
@@ -37,7 +37,7 @@ impl Propagators {
     /// Runs each until one fails or removes candidates (which the search deletes before
     /// it runs them again): the catalogue's arguments without a propagator first (so
     /// that one added is made even where a propagator would find the same failure; none
-    /// runs in a release build today), then the propagators, cheapest first. When the
+    /// runs outside the tests today), then the propagators, cheapest first. When the
     /// matching filter follows (`matching_follows`), the colour check is left to it: an
     /// unbalanced component has no perfect matching, and the filter finds that in the
     /// cells the change touched, where the colour check may explore two large

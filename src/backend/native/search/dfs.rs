@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 use super::jump::Wall;
 use super::lp::FARKAS_MAX_CELLS;
 use super::order::{Perturbation, luby};
-use super::stall::Filter;
+use super::stall::{Filter, Stall};
 use super::state::Search;
 use super::sweep::{Sweep, Sweeps};
 use crate::backend::native::proof::Trace;
@@ -96,10 +96,14 @@ impl<'a, T: Trace> Search<'a, T> {
         let root_filter = self.options.matching_root
             && !self.options.matching
             && lay.cells >= self.options.matching_root_min_cells;
-        if root_alive && root_filter && self.uncovered > 0 {
-            root_alive = self.stall_checks_pass(None, false);
-            if !root_alive {
-                self.trace.dead_end(Vec::new);
+        while root_alive && root_filter && self.uncovered > 0 {
+            match self.stall_checks(None, false) {
+                Stall::Dead => {
+                    self.trace.dead_end(Vec::new);
+                    root_alive = false;
+                }
+                Stall::Changed => continue,
+                Stall::Holds => break,
             }
         }
         if root_alive && root_filter && self.uncovered > 0 {
@@ -256,14 +260,18 @@ impl<'a, T: Trace> Search<'a, T> {
                     break;
                 }
                 let matching_follows = self.matching_due(frames.len());
-                if !self.stall_checks_pass(since, matching_follows) {
-                    self.trace.dead_end(|| decisions(&frames));
-                    failures += 1;
-                    self.failures_total += 1;
-                    if let Some(top) = frames.last() {
-                        wall.failed(line_of(top.cell));
+                match self.stall_checks(since, matching_follows) {
+                    Stall::Dead => {
+                        self.trace.dead_end(|| decisions(&frames));
+                        failures += 1;
+                        self.failures_total += 1;
+                        if let Some(top) = frames.last() {
+                            wall.failed(line_of(top.cell));
+                        }
+                        break;
                     }
-                    break;
+                    Stall::Changed => continue,
+                    Stall::Holds => {}
                 }
                 // The filter when due, as decided above for the colour check.
                 let filtered = if matching_follows {

@@ -17,6 +17,7 @@
 //!    stall checks (line capacity, colour balance); a contradiction rules it out.
 
 use super::options::SearchOptions;
+use super::propagator::Verdict;
 use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::ladder::{Climb, Rung, StepCount, Trial};
@@ -97,14 +98,23 @@ impl<'a> Rules<'a> {
         }
     }
 
-    /// Whether the stall checks (line capacity, colour balance) pass the node.
+    /// Whether the stall checks (line capacity, colour balance) pass the node, the
+    /// candidates they remove deleted and settled (then the checks run again), as the
+    /// search does.
     fn checks_pass(&mut self, since: usize) -> bool {
-        let search = &mut self.search;
-        let node = node!(search);
-        search
-            .propagators
-            .check(&node, Some(since), false, &mut search.trace)
-            .is_ok()
+        loop {
+            let search = &mut self.search;
+            let node = node!(search);
+            match (search.propagators).check(&node, Some(since), false, &mut search.trace) {
+                Err(_) => return false,
+                Ok(Verdict::Removes(removed)) => {
+                    if !search.delete_all(&removed) {
+                        return false;
+                    }
+                }
+                Ok(Verdict::Holds | Verdict::Stopped) => return true,
+            }
+        }
     }
 }
 

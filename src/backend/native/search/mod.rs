@@ -21,8 +21,8 @@
 //! trait, the node it reads, a from-scratch twin for each), [`checks`] (which run at
 //! every stall, in order: where a new one is registered), one file per propagator
 //! ([`capacity`], [`colour`]: the catalogue's arguments made incrementally;
-//! [`transport`]; [`matching`], Régin's filter, which removes candidates), each with
-//! the recipe of its reason beside its check, [`cache`] (subproblems proved empty),
+//! [`transport`]; [`matching`], Régin's filter, which removes candidates), each giving
+//! its reasons the catalogue's recipes (`argument/`), [`cache`] (subproblems proved empty),
 //! [`stall`] (what runs at a stall, in order, and when the filter runs), [`order`]
 //! (value order and restarts), [`sweep`] (the order cells are branched in, one of four
 //! per restart), [`jump`] (backjumps over the line a

@@ -139,11 +139,11 @@ pub(super) trait Propagator {
     fn holds_from_scratch(&mut self, node: &Node) -> bool;
 
     /// [`Propagator::check`], with the reason of a failure (which the `Dead` returned no
-    /// longer carries) or a removal given to `trace`; in debug builds a failure is held to the twin, and each reason to the
-    /// checker's arithmetic ([`crate::backend::native::recipe::NodeValues::refuted_by`]):
-    /// a node rejected that passes from scratch would lose tilings, and a reason that
-    /// does not refute the node (or rule out a removed candidate) would make a proof
-    /// the checker refuses.
+    /// longer carries) or a removal given to `trace`; in debug builds a failure is held
+    /// to the twin, and each reason to the checker's arithmetic
+    /// ([`crate::backend::native::recipe::NodeValues::refuted_by`]): a node rejected
+    /// that passes from scratch would lose tilings, and a reason that does not refute the
+    /// node (or rule out a removed candidate) would make a proof the checker refuses.
     fn checked<T: Trace>(
         &mut self,
         node: &Node,

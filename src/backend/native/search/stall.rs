@@ -9,6 +9,18 @@ use super::state::Search;
 use crate::backend::Budget;
 use crate::backend::native::proof::Trace;
 
+/// What the checks at a stall found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stall {
+    /// The node has no tiling.
+    Dead,
+    /// A check removed candidates, which were deleted and settled: look at the node
+    /// again (it may even be covered now).
+    Changed,
+    /// Every check passes.
+    Holds,
+}
+
 /// What the matching filter did at a node.
 pub(super) enum Filter {
     Dead,
@@ -29,41 +41,36 @@ impl<'a, T: Trace> Search<'a, T> {
     /// trail position `since` (`None` at the root: everything): the propagators
     /// ([`super::checks::Propagators::check`]), then the failure cache (a hit counts as a
     /// failed check: the subtree was already proved empty), then the LP in the tests'
-    /// every-stall mode.
-    pub(super) fn stall_checks_pass(
-        &mut self,
-        since: Option<usize>,
-        matching_follows: bool,
-    ) -> bool {
+    /// every-stall mode. Candidates a propagator removes are deleted and settled, and
+    /// the caller looks at the node again with the same `since` ([`Stall::Changed`]), as
+    /// after the matching filter: the propagators after the one that removed have not
+    /// yet seen what changed.
+    pub(super) fn stall_checks(&mut self, since: Option<usize>, matching_follows: bool) -> Stall {
         #[cfg(debug_assertions)]
         self.counting_twin();
-        let mut since = since;
-        loop {
-            let node = node!(self);
-            match self
-                .propagators
-                .check(&node, since, matching_follows, &mut self.trace)
-            {
-                Err(_) => return false,
-                Ok(Verdict::Holds | Verdict::Stopped) => break,
-                // Deleted and settled, then looked at again from where they began.
-                Ok(Verdict::Removes(removed)) => {
-                    let mark = self.trail.len();
-                    if !self.delete_all(&removed) {
-                        return false;
-                    }
-                    since = since.map(|_| mark);
-                }
+        let node = node!(self);
+        match self
+            .propagators
+            .check(&node, since, matching_follows, &mut self.trace)
+        {
+            Err(_) => return Stall::Dead,
+            Ok(Verdict::Holds | Verdict::Stopped) => {}
+            Ok(Verdict::Removes(removed)) => {
+                return if self.delete_all(&removed) {
+                    Stall::Changed
+                } else {
+                    Stall::Dead
+                };
             }
         }
         if self.options.failure_cache && self.cached_failure() {
             self.cache_hits += 1;
-            return false;
+            return Stall::Dead;
         }
         if self.options.farkas_every_stall && self.farkas_refutes_here() {
-            return false;
+            return Stall::Dead;
         }
-        true
+        Stall::Holds
     }
 
     /// Whether the matching filter runs at a stall with `depth` open frames above it:
@@ -111,7 +118,12 @@ impl<'a, T: Trace> Search<'a, T> {
     #[cfg(debug_assertions)]
     fn counting_twin(&self) {
         use crate::backend::native::argument::{Board, count, single};
-        if self.lay.cells > 1024 || !crate::backend::native::recipe::due_for_check() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        // A count of its own, so as not to use up the reasons' checks: every one of the
+        // first stalls, then one in 64.
+        static STALLS: AtomicU64 = AtomicU64::new(0);
+        let seen = STALLS.fetch_add(1, Ordering::Relaxed);
+        if self.lay.cells > 1024 || (seen >= 4096 && !seen.is_multiple_of(64)) {
             return;
         }
         let board = Board::of_node(self.lay.model, &self.active, &self.trail);
@@ -126,7 +138,7 @@ impl<'a, T: Trace> Search<'a, T> {
 
     /// Deletes `removed` (the candidates a propagator found in no tiling) and settles:
     /// whether the node survives.
-    fn delete_all(&mut self, removed: &[u32]) -> bool {
+    pub(super) fn delete_all(&mut self, removed: &[u32]) -> bool {
         for &p in removed {
             if self.active[p as usize] && self.delete(p).is_err() {
                 self.queue.clear();
