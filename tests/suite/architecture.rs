@@ -225,10 +225,9 @@ fn the_module_rows_name_every_file_of_their_folders() {
     assert!(missing.is_empty(), "not on the map: {missing:#?}");
 }
 
-/// No file in `src/` over 500 lines: one job per file.
-#[test]
-fn no_source_file_is_over_500_lines() {
-    let mut long = Vec::new();
+/// Every `.rs` file below `src/`, sorted.
+fn source_files() -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
     let mut stack = vec![Path::new(ROOT).join("src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -236,14 +235,23 @@ fn no_source_file_is_over_500_lines() {
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-                if lines > 500 {
-                    long.push(format!("{} ({lines} lines)", path.display()));
-                }
+                files.push(path);
             }
         }
     }
-    long.sort();
+    files.sort();
+    files
+}
+
+/// No file in `src/` over 500 lines: one job per file.
+#[test]
+fn no_source_file_is_over_500_lines() {
+    let long: Vec<String> = (source_files().into_iter())
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+            (lines > 500).then(|| format!("{} ({lines} lines)", path.display()))
+        })
+        .collect();
     assert!(long.is_empty(), "over 500 lines: {long:?}");
 }
 
@@ -254,29 +262,20 @@ fn no_source_file_is_over_500_lines() {
 /// compiler nor clippy can tell them apart: this test does.)
 #[test]
 fn the_clock_is_read_through_crate_time() {
-    let mut named = Vec::new();
-    let mut stack = vec![Path::new(ROOT).join("src")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("src/time.rs")
-            {
-                let text = std::fs::read_to_string(&path).unwrap();
-                // `std::time::Instant`, alone or in a braced list of `std::time`, on one
-                // line or several.
-                let braced = text.match_indices("std::time::{").any(|(at, _)| {
-                    let list = &text[at..];
-                    list[..list.find('}').unwrap_or(list.len())].contains("Instant")
-                });
-                if text.contains("std::time::Instant") || braced {
-                    named.push(path.display().to_string());
-                }
-            }
-        }
-    }
-    named.sort();
+    let named: Vec<String> = (source_files().into_iter())
+        .filter(|path| !path.ends_with("src/time.rs"))
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            // `std::time::Instant`, alone or in a braced list of `std::time`, on one line
+            // or several.
+            let braced = text.match_indices("std::time::{").any(|(at, _)| {
+                let list = &text[at..];
+                list[..list.find('}').unwrap_or(list.len())].contains("Instant")
+            });
+            text.contains("std::time::Instant") || braced
+        })
+        .map(|path| path.display().to_string())
+        .collect();
     assert!(named.is_empty(), "std::time::Instant named in {named:?}");
 }
 
