@@ -260,24 +260,13 @@ impl<'a, T: Trace> Search<'a, T> {
                     break;
                 }
                 let matching_follows = self.matching_due(frames.len());
-                match self.stall_checks(since, matching_follows) {
-                    Stall::Dead => {
-                        self.trace.dead_end(|| decisions(&frames));
-                        failures += 1;
-                        self.failures_total += 1;
-                        if let Some(top) = frames.last() {
-                            wall.failed(line_of(top.cell));
-                        }
-                        break;
-                    }
+                // The stall checks, then the filter when due (as decided above for the
+                // colour check): a dead end of either is the same dead end.
+                let filtered = match self.stall_checks(since, matching_follows) {
+                    Stall::Dead => Filter::Dead,
                     Stall::Changed => continue,
-                    Stall::Holds => {}
-                }
-                // The filter when due, as decided above for the colour check.
-                let filtered = if matching_follows {
-                    self.apply_matching(budget)
-                } else {
-                    Filter::Unchanged
+                    Stall::Holds if matching_follows => self.apply_matching(budget),
+                    Stall::Holds => Filter::Unchanged,
                 };
                 match filtered {
                     Filter::Dead => {
