@@ -13,7 +13,7 @@ use std::time::Duration;
 use dominofit::backend::Status;
 use dominofit::backend::native::{Native, SearchOptions, WallsDraw};
 use dominofit::driver::{self, Request};
-use dominofit::puzzle::parse::read_instances;
+use dominofit::files::read_instances;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use dominofit::backend::native::{Native, SearchOptions};
 use dominofit::backend::{Backend, Budget, Control};
+use dominofit::files::read_instances;
 use dominofit::model::compile;
-use dominofit::puzzle::parse::read_instances;
 
 /// The part of a board's name before its `RxC` size.
 fn kind(name: &str) -> String {

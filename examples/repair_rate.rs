@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use dominofit::backend::Budget;
 use dominofit::backend::native::repair::{Repair, Repaired};
+use dominofit::files::read_instances;
 use dominofit::model::{Families, compile};
-use dominofit::puzzle::parse::read_instances;
 use dominofit::puzzle::verify::verify;
 
 fn main() {

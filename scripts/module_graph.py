@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Read the module graph of src/ from its imports and check its layering.
 
-The tree is read the way rustc reads it: from its two crate roots, `lib.rs` (the library)
-and `main.rs` (the binary, whose modules name the library as `dominofit::`), through their
-`mod` declarations (`#[path]` included). A file no root reaches is reported: it is not
-compiled, so nothing checks it.
+The tree is read the way rustc reads it: from its three crate roots, `core/src/lib.rs`
+(the core crate, `dominofit_core`), `src/lib.rs` (the library) and `src/main.rs` (the
+binary, whose modules name the library as `dominofit::`), through their `mod`
+declarations (`#[path]` included). The library re-exports core modules under their own
+names (`pub use dominofit_core::{puzzle, ...}`): a path through such a name is a path into
+the core crate. A file no root reaches is reported: it is not compiled, so nothing
+checks it. The core crate cannot name the library (Cargo forbids the cycle), so the
+crate boundary needs no check of its own here; what the core may depend on outside is
+checked in CI with `cargo tree`.
 
 Every `use` and every inline `crate::`/`super::`/`self::`/`dominofit::` path, and every
 path through a module a file has imported or declared, is resolved to the file that
@@ -33,9 +38,12 @@ import sys
 # (module paths, `::`-separated, relative to the crate root; the binary's modules are
 # named from main.rs the same way).
 FLOORS = [
-    # 0: the operating system: user text as data, memory, usage, signals, processes
-    ("escape", 0), ("time", 0), ("memory", 0), ("usage", 0), ("interrupt", 0), ("process", 0),
-    # 1: the game
+    # 0: user text as data, the clock, memory; and the operating system: usage, signals,
+    # processes
+    ("escape", 0), ("time", 0), ("memory", 0), ("usage", 0), ("interrupt", 0),
+    ("process", 0),
+    # 1: the game, and its files opened by path
+    ("files", 1),
     ("puzzle", 1),
     # 2: the model
     ("model", 2),
@@ -60,6 +68,7 @@ FLOORS = [
 # The crate roots (lib.rs, main.rs) declare modules; nothing should import from them.
 ROOT_FLOOR = 12
 LIBRARY = "dominofit"
+CORE = "dominofit_core"
 
 TOKEN = re.compile(r"//[^\n]*|/\*.*?\*/|b?r(#*)\".*?\"\1|b?\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])'", re.S)
 VISIBILITY = re.compile(r"\bpub\s*\(\s*(?:in\s+[^)]*|crate|super|self)\s*\)")
@@ -197,11 +206,12 @@ class File:
         return out
 
 
-def read_tree(src):
-    """Every module file reached from lib.rs and main.rs, keyed `(crate, path...)`."""
+def read_tree(src, core):
+    """Every module file reached from the crate roots, keyed `(crate, path...)`."""
     files = {}
-    for crate, root in (("lib", "lib.rs"), ("bin", "main.rs")):
-        start = os.path.join(src, root)
+    roots = (("core", os.path.join(core, "lib.rs")), ("lib", os.path.join(src, "lib.rs")),
+             ("bin", os.path.join(src, "main.rs")))
+    for crate, start in roots:
         if not os.path.isfile(start):
             continue
         todo = [((crate,), start)]
@@ -217,7 +227,7 @@ def read_tree(src):
             todo.extend(f.children(directory))
     reached = {os.path.realpath(f.path) for f in files.values()}
     stray = []
-    for root, _, names in os.walk(src):
+    for root, _, names in [w for d in (core, src) if os.path.isdir(d) for w in os.walk(d)]:
         for name in sorted(names):
             p = os.path.join(root, name)
             if name.endswith(".rs") and os.path.realpath(p) not in reached:
@@ -228,6 +238,14 @@ def read_tree(src):
 class Graph:
     def __init__(self, files):
         self.files = files
+        # The core modules the library re-exports under their own names.
+        lib = files.get(("lib",))
+        self.mounts = set()
+        if lib:
+            for p, bound, _, public, scope in lib.uses:
+                parts = p.split("::")
+                if public and scope == ("lib",) and parts[0] == CORE and len(parts) == 2:
+                    self.mounts.add(bound)
 
     def locate(self, scope, parts):
         """An absolute module key and the rest of the path, or None (an external crate or
@@ -237,6 +255,8 @@ class Graph:
             base, rest = [crate], parts[1:]
         elif parts[0] == LIBRARY and crate == "bin":
             base, rest = ["lib"], parts[1:]
+        elif parts[0] == CORE and crate != "core":
+            base, rest = ["core"], parts[1:]
         elif parts[0] in ("super", "self"):
             base, rest = list(scope), parts
             while rest and rest[0] in ("super", "self"):
@@ -248,6 +268,8 @@ class Graph:
         else:
             return None
         full = base + rest
+        if full[0] == "lib" and len(full) > 1 and full[1] in self.mounts:
+            full = ["core"] + full[1:]
         for n in range(len(full), 0, -1):
             if tuple(full[:n]) in self.files:
                 return tuple(full[:n]), full[n:]
@@ -373,7 +395,8 @@ class Graph:
 
 
 def display(key):
-    return "::".join(key[1:]) or ("crate" if key[0] == "lib" else "main")
+    name = "::".join(key[1:]) or {"lib": "crate", "bin": "main", "core": ""}[key[0]]
+    return f"{CORE}::{name}".rstrip(":") if key[0] == "core" else name
 
 
 def floor(key):
@@ -423,10 +446,11 @@ def sccs(nodes, edges):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--src", default=os.path.join(os.path.dirname(__file__), "..", "src"))
+    ap.add_argument("--core", default=os.path.join(os.path.dirname(__file__), "..", "core", "src"))
     ap.add_argument("--check", action="store_true", help="fail on a circle, an upward import or a stray file")
     ap.add_argument("--dot", action="store_true", help="print the file graph for Graphviz")
     args = ap.parse_args()
-    files, stray = read_tree(args.src)
+    files, stray = read_tree(args.src, args.core)
     graph = Graph(files)
     edges, where = {}, {}
     for key, f in files.items():
@@ -443,7 +467,7 @@ def main():
                 print(f'  "{display(a)}" -> "{display(b)}";')
         print("}")
         return 0
-    problems = [f"stray file: {p} is declared by no module of lib.rs or main.rs" for p in stray]
+    problems = [f"stray file: {p} is declared by no module of a crate root" for p in stray]
     for comp in sccs(files.keys(), edges):
         if len(comp) > 1:
             inside = set(comp)

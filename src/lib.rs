@@ -37,43 +37,18 @@
 // terminal (and how a closed one is met).
 #![deny(clippy::print_stderr, clippy::print_stdout)]
 
-/// `FromStr` for an option enum that lists itself in `ALL` and names each member with
-/// `name()`, and the error for a name that is none of them: a new member is parsed
-/// without another edit.
-macro_rules! from_str_by_name {
-    ($enum:ty, $error:ident, $what:literal) => {
-        #[doc = concat!("A name that is not one of [`", stringify!($enum), "::ALL`].")]
-        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-        #[error("unknown {what} `{0}`", what = $what)]
-        pub struct $error(pub String);
-
-        impl std::str::FromStr for $enum {
-            type Err = $error;
-
-            fn from_str(text: &str) -> Result<$enum, $error> {
-                <$enum>::ALL
-                    .iter()
-                    .copied()
-                    .find(|member| member.name() == text)
-                    .ok_or_else(|| $error(text.to_string()))
-            }
-        }
-    };
-}
-
 pub mod action;
 pub mod backend;
 pub mod certify;
 pub mod design;
 pub mod driver;
-pub mod encode;
-pub mod escape;
+pub mod files;
 pub mod interrupt;
-pub mod lower;
 pub mod memory;
-pub mod model;
 pub mod process;
-pub mod puzzle;
 pub mod race;
-pub mod time;
 pub mod usage;
+
+// The pure computation lives in the core crate (`core/`), which builds for
+// wasm32-unknown-unknown; its modules keep their paths here.
+pub use dominofit_core::{encode, escape, lower, model, puzzle, time};

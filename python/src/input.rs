@@ -10,9 +10,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Number, Value};
 
+use dominofit::files::{read_instances, read_solutions};
 use dominofit::puzzle::parse::{
     Origin, Workload, instance_from_json, is_workload, parse_given_instances,
-    parse_given_solutions, read_instances, read_solutions, solution_from_json,
+    parse_given_solutions, solution_from_json,
 };
 use dominofit::puzzle::{Instance, Solution};
 

@@ -43,7 +43,7 @@ impl BoardKind {
     }
 }
 
-from_str_by_name!(BoardKind, UnknownBoardKind, "kind of board");
+dominofit_core::from_str_by_name!(BoardKind, UnknownBoardKind, "kind of board");
 
 /// A request for `count` boards.
 #[derive(Debug, Clone)]

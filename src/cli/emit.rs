@@ -16,8 +16,8 @@ use dominofit::escape::terminal;
 
 use dominofit::action::{self, BoardKind, EmitOptions, GenerateRequest};
 use dominofit::design::DesignOptions;
+use dominofit::files::read_instances;
 use dominofit::puzzle::Instance;
-use dominofit::puzzle::parse::read_instances;
 
 /// Writes the emitted form of one instance to `out`.
 pub(super) fn emit_one(instance: &Instance, args: &EmitArgs, out: &mut dyn Write) -> Result<()> {

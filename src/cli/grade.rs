@@ -10,7 +10,7 @@ use super::args::{GradeArgs, GradeFormat};
 use dominofit::backend::Status;
 use dominofit::design::{Grade, grade};
 use dominofit::escape::terminal;
-use dominofit::puzzle::parse::read_instances;
+use dominofit::files::read_instances;
 
 pub(super) fn grade_files(args: GradeArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;

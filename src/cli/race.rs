@@ -15,7 +15,7 @@ use dominofit::backend::Backend;
 use dominofit::driver::Request;
 use dominofit::escape::terminal;
 
-use dominofit::puzzle::parse::read_instances;
+use dominofit::files::read_instances;
 
 /// The files `race --out` writes.
 pub(super) const RACE_FILES: [&str; 6] = [

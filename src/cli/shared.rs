@@ -9,7 +9,7 @@ use super::args::{SharedArgs, StepFormat};
 use dominofit::backend::Status;
 use dominofit::design::{Shared, shared};
 use dominofit::escape::terminal;
-use dominofit::puzzle::parse::read_instances;
+use dominofit::files::read_instances;
 
 pub(super) fn shared_files(args: SharedArgs) -> Result<ExitCode> {
     let instances = read_instances(&args.file)?;

@@ -14,7 +14,7 @@ use dominofit::encode::Encoding;
 use dominofit::escape::terminal;
 
 use dominofit::driver::{self, Request};
-use dominofit::puzzle::parse::{read_instances, read_solutions};
+use dominofit::files::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
 use dominofit::puzzle::{Instance, draw::draw};
 

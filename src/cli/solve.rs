@@ -15,8 +15,8 @@ use dominofit::backend::{Backend, BackendError, Status};
 use dominofit::escape::terminal;
 
 use dominofit::driver::{self, Request};
+use dominofit::files::{read_instances, read_solutions};
 use dominofit::puzzle::Instance;
-use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
 
 /// What `solve` and `count` share: the backend, the boards and the request.

@@ -1,4 +1,5 @@
-//! The house's floors, read from the imports of both crate roots: no import circle
+//! The house's floors, read from the imports of the three crate roots (the core crate,
+//! the library, the binary): no import circle
 //! between files and no import that runs up a floor (`scripts/module_graph.py`, whose
 //! floors ARCHITECTURE.md describes), each shape it must catch on a scratch tree, the size of every source file, and the "where a new X goes" table of
 //! ARCHITECTURE.md naming files that exist.
@@ -8,19 +9,24 @@ use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn graph(src: &Path) -> std::process::Output {
+fn graph(src: &Path, core: &Path) -> std::process::Output {
     Command::new("python3")
         .arg(Path::new(ROOT).join("scripts/module_graph.py"))
         .arg("--check")
         .arg("--src")
         .arg(src)
+        .arg("--core")
+        .arg(core)
         .output()
         .expect("python3 runs scripts/module_graph.py (scripts/ci-setup.sh installs it)")
 }
 
 #[test]
 fn the_module_graph_has_no_circle_and_no_upward_import() {
-    let out = graph(&Path::new(ROOT).join("src"));
+    let out = graph(
+        &Path::new(ROOT).join("src"),
+        &Path::new(ROOT).join("core/src"),
+    );
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -31,15 +37,19 @@ fn the_module_graph_has_no_circle_and_no_upward_import() {
 }
 
 /// Runs the check on a scratch tree of `(path, text)` files: whether it passed, and what
-/// it said.
+/// it said. The library's files are `src/...`, the core crate's `core/...`; a bare path
+/// is the library's.
 fn scratch(tree: &[(&str, &str)]) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in tree {
-        let path = dir.path().join(path);
+        let path = match path.strip_prefix("core/") {
+            Some(rest) => dir.path().join("core").join(rest),
+            None => dir.path().join("src").join(path),
+        };
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let out = graph(dir.path());
+    let out = graph(&dir.path().join("src"), &dir.path().join("core"));
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -72,6 +82,56 @@ fn the_module_graph_check_finds_circles_and_upward_imports() {
 
 /// A circle hidden behind a folder's front: `a` names `B` through `model/mod.rs`, which
 /// re-exports it from `b`, and `b` imports `a`. The import counts as one of `b`.
+/// The core crate's modules, re-exported by the library under their own names, are read
+/// as the core's files: a library file's path through one is an import of the core file,
+/// the core's own floors are checked, and a core file no root declares is stray.
+#[test]
+fn the_module_graph_check_reads_the_core_crate_through_the_library() {
+    let tree = |upward_in_core: bool| {
+        let puzzle = if upward_in_core {
+            "use crate::model::Model;\npub struct Instance;\n"
+        } else {
+            "pub struct Instance;\n"
+        };
+        scratch(&[
+            ("core/lib.rs", "pub mod model;\npub mod puzzle;\n"),
+            (
+                "core/model/mod.rs",
+                "use crate::puzzle::Instance;\npub struct Model;\n",
+            ),
+            ("core/puzzle/mod.rs", puzzle),
+            ("core/stray.rs", "pub struct Stray;\n"),
+            (
+                "lib.rs",
+                "pub use dominofit_core::{model, puzzle};\npub mod escape;\npub mod cli;\n",
+            ),
+            ("escape.rs", "use crate::model::Model;\n"),
+            ("cli/mod.rs", "use dominofit_core::puzzle::Instance;\n"),
+        ])
+    };
+    let (passed, said) = tree(true);
+    assert!(!passed, "{said}");
+    assert!(
+        said.contains("(escape, floor 0) imports dominofit_core::model (floor 2)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("(dominofit_core::puzzle, floor 1) imports dominofit_core::model (floor 2)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("import circle: dominofit_core::model, dominofit_core::puzzle"),
+        "{said}"
+    );
+    assert!(
+        said.contains("stray file:") && said.contains("stray.rs"),
+        "{said}"
+    );
+    let (_, said) = tree(false);
+    assert!(!said.contains("dominofit_core::puzzle, floor"), "{said}");
+    assert!(!said.contains("cli, floor"), "{said}");
+}
+
 #[test]
 fn the_module_graph_check_sees_a_circle_through_a_re_export() {
     let (passed, said) = scratch(&[
@@ -133,7 +193,7 @@ fn the_module_graph_check_sees_siblings_through_a_glob_and_stray_files() {
         "{said}"
     );
     assert!(
-        said.contains("model/c.rs is declared by no module of lib.rs or main.rs"),
+        said.contains("model/c.rs is declared by no module of a crate root"),
         "{said}"
     );
 }
@@ -225,10 +285,13 @@ fn the_module_rows_name_every_file_of_their_folders() {
     assert!(missing.is_empty(), "not on the map: {missing:#?}");
 }
 
-/// Every `.rs` file below `src/`, sorted.
+/// Every `.rs` file below `src/` and `core/src/`, sorted.
 fn source_files() -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
-    let mut stack = vec![Path::new(ROOT).join("src")];
+    let mut stack = vec![
+        Path::new(ROOT).join("src"),
+        Path::new(ROOT).join("core/src"),
+    ];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -243,7 +306,7 @@ fn source_files() -> Vec<std::path::PathBuf> {
     files
 }
 
-/// No file in `src/` over 500 lines: one job per file.
+/// No file in `src/` or `core/src/` over 500 lines: one job per file.
 #[test]
 fn no_source_file_is_over_500_lines() {
     let long: Vec<String> = (source_files().into_iter())
@@ -257,13 +320,13 @@ fn no_source_file_is_over_500_lines() {
 
 /// The clock is read through `crate::time` alone (`web-time`'s `Instant`, the standard
 /// library's natively and `performance.now()` in a browser, where `std::time::Instant`
-/// traps): no file of `src/` but `src/time.rs` names `std::time::Instant`, so that a
+/// traps): no file of `src/` or `core/src/` but `core/src/time.rs` names `std::time::Instant`, so that a
 /// deadline works the same in both. (Natively the two are one type, so neither the
 /// compiler nor clippy can tell them apart: this test does.)
 #[test]
 fn the_clock_is_read_through_crate_time() {
     let named: Vec<String> = (source_files().into_iter())
-        .filter(|path| !path.ends_with("src/time.rs"))
+        .filter(|path| !path.ends_with("core/src/time.rs"))
         .filter(|path| {
             let text = std::fs::read_to_string(path).unwrap();
             // `std::time::Instant`, alone or in a braced list of `std::time`, on one line

@@ -963,10 +963,9 @@ fn tampered_veripb_certificates_are_rejected_with_the_reason() {
                 text.replace("\"unique\"", "\"unsat\"")
             });
             std::fs::remove_file(d.join("solutions.jsonl")).unwrap();
-            let board =
-                dominofit::puzzle::parse::read_instances(d.join("instance.json").to_str().unwrap())
-                    .unwrap()
-                    .remove(0);
+            let board = dominofit::files::read_instances(d.join("instance.json").to_str().unwrap())
+                .unwrap()
+                .remove(0);
             std::fs::write(
                 d.join("rules.opb"),
                 certify::pb::rules_opb(&board, None).unwrap(),

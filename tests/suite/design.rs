@@ -142,7 +142,7 @@ fn generation_is_reproducible() {
 fn committed_hard_unsat_boards_are_refuted_by_sat_and_by_the_default() {
     // The workload's smaller boards: varisat on the raw dot sums (no clue inversion)
     // and the default native search (the LP refutation) agree that none has a tiling.
-    let instances = dominofit::puzzle::parse::read_instances(concat!(
+    let instances = dominofit::files::read_instances(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/models/unsat-hard.jsonl"
     ))

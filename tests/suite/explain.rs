@@ -182,7 +182,7 @@ fn every_step_holds_in_every_tiling_on_the_exhaustive_domain() {
 #[test]
 fn game_board_walkthroughs_hold_and_agree_with_grade() {
     let path = format!("{}/models/game.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let instances = dominofit::puzzle::parse::read_instances(&path).unwrap();
+    let instances = dominofit::files::read_instances(&path).unwrap();
     let mut solved = 0;
     let mut rules = std::collections::BTreeSet::new();
     for instance in &instances {
@@ -227,13 +227,11 @@ fn game_board_walkthroughs_hold_and_agree_with_grade() {
 fn the_observed_boards_walk_through_with_singles() {
     for name in ["6x6", "7x7", "8x8"] {
         let path = format!("{}/models/observed/{name}.json", env!("CARGO_MANIFEST_DIR"));
-        let instance = dominofit::puzzle::parse::read_instances(&path)
-            .unwrap()
-            .remove(0);
+        let instance = dominofit::files::read_instances(&path).unwrap().remove(0);
         let walk = whole(&instance, &Solution::default());
         assert_eq!(walk.outcome, Outcome::Solved, "{name}");
         assert!(walk.steps.iter().all(|s| s.rung == "singles"), "{name}");
-        let expected = dominofit::puzzle::parse::read_solutions(&format!(
+        let expected = dominofit::files::read_solutions(&format!(
             "{}/models/observed/{name}.solution.json",
             env!("CARGO_MANIFEST_DIR")
         ))
@@ -255,7 +253,7 @@ fn hint_and_explain_on_the_command_line() {
     let root = env!("CARGO_MANIFEST_DIR");
     let board = format!("{root}/models/observed/8x8.json");
     let solution = format!("{root}/models/observed/8x8.solution.json");
-    let tiling = dominofit::puzzle::parse::read_solutions(&solution)
+    let tiling = dominofit::files::read_solutions(&solution)
         .unwrap()
         .remove(0);
     let run = |args: &[&str]| Command::cargo_bin("dominofit").unwrap().args(args).assert();
@@ -462,7 +460,7 @@ fn every_hint_is_a_derivation_veripb_checks() {
     let mut boards = Vec::new();
     for file in ["game.jsonl", "levels.jsonl", "observed.jsonl"] {
         let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-        boards.extend(dominofit::puzzle::parse::read_instances(&path).unwrap());
+        boards.extend(dominofit::files::read_instances(&path).unwrap());
     }
     let (mut checked_steps, mut hall_needed, mut contradictions) = (0, 0, 0);
     let mut rules = std::collections::BTreeSet::new();
@@ -543,7 +541,7 @@ fn every_hint_of_the_unsat_boards_is_a_derivation_veripb_checks() {
     let (mut checked_steps, mut recipes_needed, mut stalls) = (0, 0, 0);
     for file in ["unsat.jsonl", "unsat-hard.jsonl"] {
         let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-        for instance in dominofit::puzzle::parse::read_instances(&path).unwrap() {
+        for instance in dominofit::files::read_instances(&path).unwrap() {
             let walk = whole(&instance, &Solution::default());
             // Reasoning alone refutes some; the others need search from where it stops.
             assert!(

@@ -15,8 +15,8 @@ use dominofit::backend::external::{self, Descriptor, External};
 use dominofit::backend::{BackendError, Ending, Status};
 use dominofit::driver::{self, Request};
 use dominofit::encode::Encoding;
+use dominofit::files::{read_instances, read_solutions};
 use dominofit::model::Families;
-use dominofit::puzzle::parse::{read_instances, read_solutions};
 
 fn installed(d: &Descriptor) -> bool {
     let found = external::probe(d).is_ok();

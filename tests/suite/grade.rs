@@ -131,7 +131,7 @@ fn every_deduction_holds_in_every_tiling_on_the_exhaustive_domain() {
 #[test]
 fn game_boards_deductions_hold_and_grades_agree_with_uniqueness() {
     let path = format!("{}/models/game.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let instances = dominofit::puzzle::parse::read_instances(&path).unwrap();
+    let instances = dominofit::files::read_instances(&path).unwrap();
     let mut reasoning_alone = 0;
     for instance in &instances {
         let tilings = every_tiling(instance);
@@ -160,9 +160,7 @@ fn game_boards_deductions_hold_and_grades_agree_with_uniqueness() {
 fn the_observed_boards_need_only_singles() {
     for name in ["6x6", "7x7", "8x8"] {
         let path = format!("{}/models/observed/{name}.json", env!("CARGO_MANIFEST_DIR"));
-        let instance = dominofit::puzzle::parse::read_instances(&path)
-            .unwrap()
-            .remove(0);
+        let instance = dominofit::files::read_instances(&path).unwrap().remove(0);
         let graded = grade(&instance, None).unwrap();
         assert_eq!(graded.status, Status::Unique, "{name}");
         assert_eq!(graded.level.as_deref(), Some("singles"), "{name}");

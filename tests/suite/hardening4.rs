@@ -338,7 +338,7 @@ fn the_exit_status_each_help_promises_is_the_one_it_uses() {
     let moves = dir.path().join("moves.json");
     // A horizontal piece in the top row on two open cells: the hint checks first that
     // it extends to a tiling, which takes the search long on this board.
-    let instance = dominofit::puzzle::parse::read_instances(board.to_str().unwrap())
+    let instance = dominofit::files::read_instances(board.to_str().unwrap())
         .unwrap()
         .remove(0);
     let col = (0..255)

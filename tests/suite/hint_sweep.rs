@@ -36,7 +36,7 @@ fn every_step_checks(dir: &std::path::Path, instance: &Instance) -> usize {
 /// generated unique board of each even size from 12 to 24 (seed 5501).
 fn boards() -> Vec<Instance> {
     if let Ok(path) = std::env::var("DOMINOFIT_HINT_SWEEP") {
-        return dominofit::puzzle::parse::read_instances(&path).unwrap();
+        return dominofit::files::read_instances(&path).unwrap();
     }
     let options = DesignOptions::default();
     (12..=24)

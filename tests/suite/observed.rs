@@ -4,8 +4,8 @@
 use dominofit::backend::Status;
 use dominofit::backend::native::Native;
 use dominofit::driver::{self, Request};
+use dominofit::files::{read_instances, read_solutions};
 use dominofit::model::Families;
-use dominofit::puzzle::parse::{read_instances, read_solutions};
 use dominofit::puzzle::verify::verify;
 
 fn board(name: &str) -> (dominofit::puzzle::Instance, dominofit::puzzle::Solution) {

@@ -324,7 +324,7 @@ impl Backend for OffByOne {
 fn a_counting_race_compares_counts_across_backends() {
     // The committed `larger` boards and narrow open boards: the frontier DP counts
     // directly, native and varisat by enumeration; every count must agree.
-    let larger = dominofit::puzzle::parse::read_instances(concat!(
+    let larger = dominofit::files::read_instances(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/models/larger.jsonl"
     ))

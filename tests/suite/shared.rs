@@ -63,7 +63,7 @@ fn check_change(
 #[test]
 fn shared_pieces_differing_cells_and_changes_hold_on_the_game_boards() {
     let path = format!("{}/models/game.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let instances = dominofit::puzzle::parse::read_instances(&path).unwrap();
+    let instances = dominofit::files::read_instances(&path).unwrap();
     let (mut changed, mut single) = (0, 0);
     for instance in &instances {
         let name = &instance.name;

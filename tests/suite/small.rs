@@ -5,7 +5,7 @@
 use dominofit::backend::native::small::Board;
 use dominofit::backend::native::{Native, SearchOptions};
 use dominofit::backend::{Budget, Control, Ending, Status};
-use dominofit::puzzle::parse::read_instances;
+use dominofit::files::read_instances;
 use dominofit::puzzle::{Instance, Solution};
 
 use crate::common::{Case, extended_cases, paper_cases};

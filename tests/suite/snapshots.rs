@@ -4,9 +4,9 @@
 //! then read the diff before committing.
 
 use dominofit::encode::Encoding;
+use dominofit::files::read_instances;
 use dominofit::lower::{Format, cnf, dimacs};
 use dominofit::model::{Families, compile};
-use dominofit::puzzle::parse::read_instances;
 
 fn observed(board: &str) -> dominofit::puzzle::Instance {
     let path = format!(

@@ -49,7 +49,7 @@ pub(crate) fn prove_and_check_all(
 
 fn board(file: &str, name: &str) -> Instance {
     let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-    dominofit::puzzle::parse::read_instances(&path)
+    dominofit::files::read_instances(&path)
         .unwrap()
         .into_iter()
         .find(|i| i.name == name)
@@ -151,10 +151,10 @@ fn every_kind_of_reasoning_the_search_logs_passes_veripb() {
     // Uniqueness: the observed boards, each tiling ruled out by the formula.
     for name in ["6x6", "7x7", "8x8"] {
         let path = format!("{}/models/observed/{name}", env!("CARGO_MANIFEST_DIR"));
-        let instance = dominofit::puzzle::parse::read_instances(&format!("{path}.json"))
+        let instance = dominofit::files::read_instances(&format!("{path}.json"))
             .unwrap()
             .remove(0);
-        let tiling = dominofit::puzzle::parse::read_solutions(&format!("{path}.solution.json"))
+        let tiling = dominofit::files::read_solutions(&format!("{path}.solution.json"))
             .unwrap()
             .remove(0);
         for options in [SearchOptions::default(), general] {

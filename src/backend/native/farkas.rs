@@ -383,7 +383,7 @@ mod tests {
 
     fn board(file: &str, name: &str) -> crate::puzzle::Instance {
         let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-        let instances = crate::puzzle::parse::read_instances(&path).unwrap();
+        let instances = crate::files::read_instances(&path).unwrap();
         instances.into_iter().find(|i| i.name == name).unwrap()
     }
 

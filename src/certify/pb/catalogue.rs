@@ -44,7 +44,7 @@ fn found() -> u64 {
 /// line without room.
 fn board() -> crate::puzzle::Instance {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/models/unsat.jsonl");
-    crate::puzzle::parse::read_instances(path)
+    crate::files::read_instances(path)
         .unwrap()
         .into_iter()
         .find(|i| i.name == "unsat-16x16-s6604-1")

@@ -28,7 +28,7 @@ use crate::puzzle::Instance;
 /// A committed board, by workload file and name.
 fn board(file: &str, name: &str) -> Instance {
     let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-    crate::puzzle::parse::read_instances(&path)
+    crate::files::read_instances(&path)
         .unwrap()
         .into_iter()
         .find(|i| i.name == name)

@@ -86,7 +86,7 @@ mod tests {
     /// read back by polling as the search does.
     #[test]
     fn background_lp_refutes_a_hard_board_at_the_root() {
-        let instances = crate::puzzle::parse::read_instances(concat!(
+        let instances = crate::files::read_instances(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/models/unsat-hard.jsonl"
         ))
@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn a_propagator_is_a_file_of_its_own_and_its_twin() {
         let mut broken_boards = 0;
-        for instance in crate::puzzle::parse::read_instances(concat!(
+        for instance in crate::files::read_instances(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/models/observed.jsonl"
         ))
@@ -293,7 +293,7 @@ mod tests {
         ];
         let committed = |file: &str| {
             let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-            crate::puzzle::parse::read_instances(&path).unwrap()
+            crate::files::read_instances(&path).unwrap()
         };
         let mut boards: Vec<crate::puzzle::Instance> = Vec::new();
         for size in [16, 24, 32] {

@@ -232,7 +232,7 @@ impl Serialize for CellJson {
 }
 
 /// The schema of a list of one-based `[row, col]` cells.
-pub(crate) fn one_based_cells(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+pub fn one_based_cells(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": "array",
         "items": {

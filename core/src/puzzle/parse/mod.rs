@@ -11,42 +11,13 @@ mod limits;
 pub mod quick;
 mod text;
 
-use std::path::Path;
-
 pub use error::{InputError, Origin};
 use fields::{instance_from_value, solution_from_value};
 pub use limits::{MAX_INPUT_BYTES, MAX_WORKLOAD_CELLS};
-pub use text::is_workload;
-use text::{each_document, given_text, read_text};
+use text::{each_document, given_text};
+pub use text::{is_workload, read_bounded};
 
 use super::{Instance, Solution};
-
-/// Reads one file (or `-` for standard input) holding an instance or a workload.
-///
-/// # Errors
-/// Any unreadable, malformed or invalid input, with its origin.
-pub fn read_instances(path: &str) -> Result<Vec<Instance>, InputError> {
-    let (text, file) = read_text(path)?;
-    let stem = if path == "-" {
-        "stdin".to_string()
-    } else {
-        Path::new(path)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| path.to_string())
-    };
-    parse_instances(&text, &file, &stem, is_workload(path, &text))
-}
-
-/// Reads a solution file (or a JSON Lines file of solutions, one per instance).
-///
-/// # Errors
-/// Any unreadable, malformed or invalid input, with its origin.
-pub fn read_solutions(path: &str) -> Result<Vec<Solution>, InputError> {
-    let (text, file) = read_text(path)?;
-    let workload = is_workload(path, &text);
-    parse_solutions(&text, &file, workload)
-}
 
 /// Parses solution text: one document, or with `workload` one per line.
 ///

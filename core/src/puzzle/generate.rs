@@ -48,7 +48,7 @@ pub enum GenerateError {
 
 /// A uniform integer in `0..n` (n > 0), by rejection so every value is equally likely
 /// and the stream of values depends only on the generator's bits.
-pub(crate) fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
+pub fn below(rng: &mut ChaCha8Rng, n: u64) -> u64 {
     let zone = u64::MAX - (u64::MAX - n + 1) % n;
     loop {
         let x = rng.next_u64();

@@ -1,4 +1,5 @@
-//! From bytes to JSON documents: a file or standard input read within a bound, text that
+//! From bytes to JSON documents: a reader (a file or standard input, opened by the
+//! caller) read within a bound, text that
 //! is UTF-8 without control characters, and a workload's lines one document each.
 
 use std::io::Read;
@@ -8,26 +9,11 @@ use serde_json::Value;
 use super::error::{InputError, Origin};
 use super::limits::MAX_INPUT_BYTES;
 
-pub(super) fn read_text(path: &str) -> Result<(String, String), InputError> {
-    let file = if path == "-" { "<stdin>" } else { path }.to_string();
-    let io = |source| InputError::Io {
-        file: file.clone(),
-        source,
-    };
-    let text = if path == "-" {
-        read_bounded(&mut std::io::stdin().lock(), &file)
-    } else {
-        let mut opened = std::fs::File::open(path).map_err(io)?;
-        read_bounded(&mut opened, &file)
-    }?;
-    Ok((text, file))
-}
-
 /// Reads `input` in chunks, at most [`MAX_INPUT_BYTES`], and stops at the first byte
 /// JSON text never holds (checked as each chunk arrives), so that a binary file or a
 /// device such as `/dev/zero` fails at once. A UTF-8 byte order mark at the start is
 /// dropped (RFC 8259 lets a reader ignore it).
-pub(super) fn read_bounded(input: &mut dyn Read, file: &str) -> Result<String, InputError> {
+pub fn read_bounded(input: &mut dyn Read, file: &str) -> Result<String, InputError> {
     let mut bytes: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
     // Bytes before `checked` were looked at, and are UTF-8 up to `valid` (a character may
