@@ -40,7 +40,7 @@ import sys
 FLOORS = [
     # 0: user text as data, the clock, memory; and the operating system: usage, signals,
     # processes
-    ("escape", 0), ("time", 0), ("memory", 0), ("usage", 0), ("interrupt", 0),
+    ("escape", 0), ("time", 0), ("stop", 0), ("memory", 0), ("usage", 0), ("interrupt", 0),
     ("process", 0),
     # 1: the game, and its files opened by path
     ("files", 1),

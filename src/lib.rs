@@ -51,4 +51,4 @@ pub mod usage;
 
 // The pure computation lives in the core crate (`core/`), which builds for
 // wasm32-unknown-unknown; its modules keep their paths here.
-pub use dominofit_core::{encode, escape, lower, model, puzzle, time};
+pub use dominofit_core::{encode, escape, lower, model, puzzle, stop, time};

@@ -1,7 +1,8 @@
 //! dominofit's core: the pure computation of the Domino Fit constraint-model compiler.
 //!
 //! A board and its files ([`puzzle`]), clue inversion into the model ([`model`]), the
-//! cardinality encodings ([`encode`]) and the lowerings to solver formats ([`lower`]).
+//! cardinality encodings ([`encode`]) and the lowerings to solver formats ([`lower`]);
+//! and what tells work to stop besides its deadline ([`stop`]).
 //! Nothing here starts a process, catches a signal, opens a file or spawns a thread, and
 //! the clock is read through [`time`], so the crate builds for
 //! `wasm32-unknown-unknown` and a page runs the same code as the command line. The
@@ -45,4 +46,5 @@ pub mod lower;
 pub mod memory;
 pub mod model;
 pub mod puzzle;
+pub mod stop;
 pub mod time;

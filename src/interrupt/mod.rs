@@ -24,17 +24,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-mod call;
 mod term;
 
-pub use call::{call_stop, call_stopped, poll_host, stopped_here, with_call_stop, with_host_poll};
+pub use dominofit_core::stop::{
+    call_stop, call_stopped, clear, poll_host, requested, stopped_here, with_call_stop,
+    with_host_poll,
+};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 
 use crate::time::Instant;
 pub use term::terminate_cleanly_on_sigterm;
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
 /// Set once dominofit has made itself a child subreaper (at its first program).
 static SUBREAPER: AtomicBool = AtomicBool::new(false);
@@ -63,15 +64,10 @@ fn live() -> MutexGuard<'static, Live> {
     LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Whether the user asked to stop (Ctrl-C, SIGTERM).
-pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
-}
-
 /// Records an interrupt and kills every running external program, so that whatever waits
 /// on one returns at once. Called from the signal-handling thread.
 pub fn request() {
-    REQUESTED.store(true, Ordering::SeqCst);
+    dominofit_core::stop::request();
     let live = live();
     for &group in &live.groups {
         let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
@@ -91,12 +87,6 @@ pub fn leave_strays_alone() {
 /// killed, since no exit will end it.
 pub fn embedded() -> bool {
     !ADOPT_STRAYS.load(Ordering::SeqCst)
-}
-
-/// Forgets an interrupt once the call it stopped has returned, for a process that goes on
-/// after it (the Python package: a `KeyboardInterrupt` ends one call, not the session).
-pub fn clear() {
-    REQUESTED.store(false, Ordering::SeqCst);
 }
 
 /// Whether the current command stops by itself on an interrupt (true), or the interrupt

@@ -1,13 +1,35 @@
-//! What a host that embeds the library adds to Ctrl-C: a stop flag per call, so that an
-//! interrupt stops the call it interrupts while calls on other threads go on, and a
-//! poll of the host's own signals from inside the work of a call that runs in place.
+//! When work must stop, other than by its deadline: the process was asked to stop (the
+//! command line's Ctrl-C or SIGTERM, raised by `dominofit::interrupt`), or the host that
+//! made this call stopped it (the Python package's Ctrl-C stops the call it interrupts
+//! while calls on other threads go on; a page's worker stops its call when a newer
+//! request comes). The flags are atomics and thread-locals, so the same search stops the
+//! same way natively and in a browser; who raises them is the host's business.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::requested;
-
 use crate::time::Instant;
+
+/// The process was asked to stop.
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the process was asked to stop (Ctrl-C, SIGTERM).
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Records that the process was asked to stop: every budget's look sees it. (The
+/// command line's `interrupt::request` raises it and then kills the programs it runs.)
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// Forgets a stop request once the call it stopped has returned, for a process that goes
+/// on after it (the Python package: a `KeyboardInterrupt` ends one call, not the
+/// session).
+pub fn clear() {
+    REQUESTED.store(false, Ordering::SeqCst);
+}
 
 thread_local! {
     /// The stop flag of the call running on this thread, for a host that stops one call
@@ -18,7 +40,7 @@ thread_local! {
 }
 
 /// Runs `call` with `flag` as this thread's call stop flag: budgets made on this thread
-/// meanwhile ([`crate::backend::Budget::with_timeout`]) stop when it is raised.
+/// meanwhile (`Budget::with_timeout`) stop when it is raised.
 pub fn with_call_stop<T>(flag: std::sync::Arc<AtomicBool>, call: impl FnOnce() -> T) -> T {
     let previous = CALL_STOP.with(|slot| slot.replace(Some(flag)));
     let out = call();
@@ -70,7 +92,7 @@ pub fn with_host_poll<T>(
 }
 
 /// Asks this thread's host poll, when it has one and its time has come. Called where
-/// the work looks at its budget ([`crate::backend::Budget::expired`], [`stopped_here`]):
+/// the work looks at its budget (`Budget::expired`, [`stopped_here`]):
 /// without a host poll, one thread-local look.
 pub fn poll_host() {
     let due = HOST_POLL.with(|slot| {
