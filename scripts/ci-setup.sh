@@ -2,7 +2,8 @@
 # Installs what the build and tests need on a fresh machine. Idempotent.
 #
 # The default build needs only a Rust toolchain with rustfmt and clippy (CI adds the
-# wasm32-unknown-unknown target, for which it builds the core crate); the tests need
+# wasm32-unknown-unknown target and the wasm-bindgen command line, and tests the web
+# crate's module under Node.js); the tests need
 # python3 too (scripts/module_graph.py reads the module graph). The optional Cargo
 # features need Debian packages, which CI installs to build and test them too:
 #   cadical-lib  libclang-dev (bindgen)
@@ -28,7 +29,7 @@ fi
 cargo fmt --version >/dev/null
 cargo clippy --version >/dev/null
 
-build_packages=(python3 libclang-dev cmake coinor-libcbc-dev)
+build_packages=(python3 nodejs libclang-dev cmake coinor-libcbc-dev)
 missing=()
 for p in "${build_packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -41,3 +42,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "ci-setup: installed ${missing[*]}"
 fi
 cargo fetch --locked
+
+# The wasm-bindgen command line must be the exact version of the wasm-bindgen crate the
+# web crate pins (web/Cargo.toml): the two speak one format. Built from crates.io (about
+# four minutes on two cores) unless that version is on the PATH already. Not --locked:
+# its own lock file names a prerelease that the registry does not serve.
+wasm_bindgen=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' web/Cargo.toml)
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen" ]; then
+    cargo install --quiet wasm-bindgen-cli --version "$wasm_bindgen"
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen" ]; then
+    echo "ci-setup: wasm-bindgen $wasm_bindgen is not on the PATH after installing it" >&2
+    exit 1
+fi

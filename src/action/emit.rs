@@ -1,69 +1,14 @@
-//! `emit`: one board's model in one of the output formats.
+//! `emit`: the model of a board in a solver's format, within this machine's memory
+//! budget (the writing itself is the core's `lower::emit`).
 
 use std::io::Write;
 
-use crate::encode::Encoding;
-use crate::lower::cnf::{LowerError, lower_within};
-use crate::lower::{Format, WriteError};
-use crate::model::{self, Families};
+pub use crate::lower::emit::{EmitError, EmitOptions};
 use crate::puzzle::Instance;
 
-/// What `emit` writes.
-#[derive(Debug, Clone, Copy)]
-pub struct EmitOptions {
-    /// The format.
-    pub to: Format,
-    /// The cardinality encoding, for the formats that need a CNF.
-    pub encoding: Encoding,
-    /// The constraint families of the model.
-    pub families: Families,
-}
-
-impl Default for EmitOptions {
-    fn default() -> Self {
-        EmitOptions {
-            to: Format::Dimacs,
-            encoding: Encoding::Totalizer,
-            families: Families::default(),
-        }
-    }
-}
-
-/// Why a board's model could not be written; names the board (escaped for the terminal).
-#[derive(Debug, thiserror::Error)]
-pub enum EmitError {
-    /// The CNF would not fit in memory, an encoding refused a constraint, or `stop` said
-    /// so.
-    #[error("instance `{name}`: {source}")]
-    Lower {
-        /// The board.
-        name: String,
-        /// Why.
-        #[source]
-        source: LowerError,
-    },
-    /// The model would not fit in memory; refused before it was compiled.
-    #[error("instance `{name}`: {source}")]
-    Memory {
-        /// The board.
-        name: String,
-        /// The plan that did not fit.
-        #[source]
-        source: crate::memory::OverBudget,
-    },
-    /// Writing failed, or `stop` said so.
-    #[error("instance `{name}`: {source}")]
-    Write {
-        /// The board.
-        name: String,
-        /// Why.
-        #[source]
-        source: WriteError,
-    },
-}
-
-/// Writes the model of `instance` to `out` as `options` say, deterministically; `stop`
-/// is asked while the CNF is built and while it is written.
+/// Writes the model of `instance` to `out` as `options` say, deterministically, within
+/// the memory budget (`--memory`, else half the memory available); `stop` is asked while
+/// the CNF is built and while it is written.
 ///
 /// # Errors
 /// See [`EmitError`].
@@ -73,28 +18,5 @@ pub fn emit(
     out: &mut dyn Write,
     stop: &dyn Fn() -> bool,
 ) -> Result<(), EmitError> {
-    let name = || crate::escape::terminal(&instance.name);
-    let planned = model::footprint::planned_bytes(instance.rows, instance.cols);
-    crate::memory::plan(&[("the model", planned)]).map_err(|source| EmitError::Memory {
-        name: name(),
-        source,
-    })?;
-    let model = model::compile(instance, options.families);
-    let lowered = if options.to.needs_cnf() {
-        let lowered = lower_within(&model, options.encoding, crate::memory::budget(), stop)
-            .map_err(|source| EmitError::Lower {
-                name: name(),
-                source,
-            })?;
-        Some(lowered)
-    } else {
-        None
-    };
-    options
-        .to
-        .write(out, &model, lowered.as_ref(), &[], stop)
-        .map_err(|source| EmitError::Write {
-            name: name(),
-            source,
-        })
+    crate::lower::emit::emit_within(instance, options, crate::memory::budget(), out, stop)
 }

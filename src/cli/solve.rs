@@ -17,7 +17,7 @@ use dominofit::escape::terminal;
 use dominofit::driver::{self, Request};
 use dominofit::files::{read_instances, read_solutions};
 use dominofit::puzzle::Instance;
-use dominofit::puzzle::verify::verify;
+use dominofit::puzzle::verify::verdict_line;
 
 /// What `solve` and `count` share: the backend, the boards and the request.
 fn prepare(common: &Common, limit: usize) -> Result<(Box<dyn Backend>, Vec<Instance>, Request)> {
@@ -261,20 +261,9 @@ pub(super) fn verify_files(args: VerifyArgs) -> Result<ExitCode> {
     let mut all_valid = true;
     let mut stdout = std::io::stdout().lock();
     for (instance, solution) in instances.iter().zip(&solutions) {
-        match verify(instance, solution) {
-            Ok(()) => writeln!(
-                stdout,
-                "{}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
-                terminal(&instance.name),
-                solution.vertical.len(),
-                solution.horizontal.len(),
-                instance.open_cells()
-            )?,
-            Err(violation) => {
-                all_valid = false;
-                writeln!(stdout, "{}: invalid: {violation}", terminal(&instance.name))?;
-            }
-        }
+        let (valid, line) = verdict_line(instance, solution);
+        all_valid &= valid;
+        writeln!(stdout, "{line}")?;
     }
     Ok(if all_valid {
         ExitCode::SUCCESS

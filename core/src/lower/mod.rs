@@ -5,6 +5,7 @@
 
 pub mod cnf;
 pub mod dimacs;
+pub mod emit;
 mod format;
 pub mod lp;
 pub mod mcc;

@@ -83,6 +83,24 @@ fn piece_word(o: Orientation) -> &'static str {
     }
 }
 
+/// The line `verify` says of a tiling (the board's name escaped for a terminal), and
+/// whether the tiling is valid: the command line and a page say the same words.
+pub fn verdict_line(instance: &Instance, solution: &Solution) -> (bool, String) {
+    let name = crate::escape::terminal(&instance.name);
+    match verify(instance, solution) {
+        Ok(()) => (
+            true,
+            format!(
+                "{name}: valid: {} vertical and {} horizontal pieces cover all {} open cells and meet every clue",
+                solution.vertical.len(),
+                solution.horizontal.len(),
+                instance.open_cells()
+            ),
+        ),
+        Err(violation) => (false, format!("{name}: invalid: {violation}")),
+    }
+}
+
 /// Checks a tiling against the game rules: pieces on the board and on open cells,
 /// every open cell covered exactly once, and every row and column clue met.
 ///

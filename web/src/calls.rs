@@ -1,0 +1,244 @@
+//! The calls, as plain functions of text to text (tested natively), each bound for
+//! JavaScript by `#[wasm_bindgen]`: an `Err` is thrown as its message.
+
+use wasm_bindgen::prelude::*;
+
+use dominofit_core::encode::Encoding;
+use dominofit_core::lower::Format;
+use dominofit_core::lower::emit::{EmitOptions, emit_within};
+use dominofit_core::model::Families;
+use dominofit_core::puzzle::generate::{Tiling, check_size, planted_by, with_clues_of};
+use dominofit_core::puzzle::parse::{
+    MAX_WORKLOAD_CELLS, parse_given_instances, parse_given_solutions,
+};
+use dominofit_core::puzzle::verify::{verdict_line, verify};
+use dominofit_core::puzzle::{Instance, Solution, draw::draw, svg::board_svg};
+
+/// What a page names the text it hands over, in messages (a file's name on the command
+/// line), and the name a board without one gets (the command line's file stem).
+const INSTANCE: (&str, &str) = ("<instance>", "board");
+const SOLUTION: &str = "<solution>";
+
+/// The memory a page's call may plan for: a tab's WebAssembly memory is at most 4 GiB,
+/// and a page shares it with everything else it holds.
+const BUDGET: u64 = 1 << 30;
+
+/// The boards of an instance or workload text.
+fn boards(text: &str) -> Result<Vec<Instance>, String> {
+    parse_given_instances(text, INSTANCE.0, INSTANCE.1).map_err(|e| e.to_string())
+}
+
+/// The one board of `text`; a workload of several is refused (the command line's
+/// `--instance NAME` picks one; a page hands over the board it shows).
+fn one_board(text: &str) -> Result<Instance, String> {
+    let mut boards = boards(text)?;
+    match boards.len() {
+        1 => Ok(boards.remove(0)),
+        n => Err(format!(
+            "{} holds {n} boards; this call takes one",
+            INSTANCE.0
+        )),
+    }
+}
+
+/// The one tiling of `text`, which must be a tiling of `board`.
+fn one_tiling_of(board: &Instance, text: &str) -> Result<Solution, String> {
+    let mut tilings = parse_given_solutions(text, SOLUTION).map_err(|e| e.to_string())?;
+    if tilings.len() != 1 {
+        return Err(format!(
+            "{SOLUTION} holds {} solutions; this call takes one",
+            tilings.len()
+        ));
+    }
+    let tiling = tilings.remove(0);
+    verify(board, &tiling).map_err(|violation| {
+        format!(
+            "{SOLUTION} is not a solution of `{}`: {violation}",
+            board.name
+        )
+    })?;
+    Ok(tiling)
+}
+
+/// The board (and, when given, its tiling) as text: what `dominofit show FILE
+/// [SOLUTION]` prints.
+///
+/// # Errors
+/// The text is not one board, or the tiling not one of its solutions.
+#[wasm_bindgen(js_name = showText)]
+pub fn show_text(instance: &str, solution: Option<String>) -> Result<String, String> {
+    let board = one_board(instance)?;
+    let tiling = solution.map(|s| one_tiling_of(&board, &s)).transpose()?;
+    Ok(format!("{}\n", draw(&board, tiling.as_ref())))
+}
+
+/// The board (and its tiling) as SVG: what `dominofit show FILE [SOLUTION] --svg OUT`
+/// writes.
+///
+/// # Errors
+/// As [`show_text`].
+#[wasm_bindgen(js_name = showSvg)]
+pub fn show_svg(instance: &str, solution: Option<String>) -> Result<String, String> {
+    let board = one_board(instance)?;
+    let tiling = solution.map(|s| one_tiling_of(&board, &s)).transpose()?;
+    Ok(board_svg(&board, tiling.as_ref()))
+}
+
+/// Each board's verdict on its tiling, paired one to one, a line each: what `dominofit
+/// verify INSTANCE SOLUTION` prints (whose exit status says whether every line is
+/// `valid`; here, the lines say it).
+///
+/// # Errors
+/// Unreadable text, or not as many tilings as boards.
+#[wasm_bindgen]
+pub fn verify_text(instance: &str, solution: &str) -> Result<String, String> {
+    let boards = boards(instance)?;
+    let tilings = parse_given_solutions(solution, SOLUTION).map_err(|e| e.to_string())?;
+    if boards.len() != tilings.len() {
+        return Err(format!(
+            "{} holds {} instances but {SOLUTION} holds {} solutions; they are paired one to one",
+            INSTANCE.0,
+            boards.len(),
+            tilings.len()
+        ));
+    }
+    let mut out = String::new();
+    for (board, tiling) in boards.iter().zip(&tilings) {
+        out.push_str(&verdict_line(board, tiling).1);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The board whose clues are the dots of `solution`, with the blocked cells and name of
+/// `instance` (whose own clues are ignored): a designer places pieces and reads the
+/// clues they make. One line of instance JSON, as `generate` writes boards.
+///
+/// # Errors
+/// The text is not one board, or the tiling does not cover its open cells exactly once.
+#[wasm_bindgen(js_name = cluesOf)]
+pub fn clues_of(instance: &str, solution: &str) -> Result<String, String> {
+    let board = one_board(instance)?;
+    let mut tilings = parse_given_solutions(solution, SOLUTION).map_err(|e| e.to_string())?;
+    if tilings.len() != 1 {
+        return Err(format!(
+            "{SOLUTION} holds {} solutions; this call takes one",
+            tilings.len()
+        ));
+    }
+    let tiling = tilings.remove(0);
+    let clued = with_clues_of(
+        board.name.clone(),
+        board.rows,
+        board.cols,
+        board.blocked.clone(),
+        &tiling,
+    )
+    .map_err(|e| e.to_string())?;
+    // The clues are the tiling's own, so a verdict other than valid is about the cover:
+    // a piece off the board or on a blocked cell, an overlap or an open cell left bare.
+    verify(&clued, &tiling)
+        .map_err(|violation| format!("{SOLUTION} does not tile `{}`: {violation}", board.name))?;
+    Ok(format!("{}\n", clued.to_json()))
+}
+
+/// `count` planted boards of `rows` × `cols` from `seed`, one line of instance JSON each:
+/// what `dominofit generate --rows R --cols C --seed S --count N [--open] [--tiling T]`
+/// prints. `tiling` is `flips` (the default) or `backtrack` (the paper's protocol). The
+/// seed is a `u64`, a `BigInt` in JavaScript, as on the command line.
+///
+/// # Errors
+/// A size out of range, too many cells for one workload, or an unknown tiling.
+#[wasm_bindgen]
+pub fn generate(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    count: u32,
+    open: bool,
+    tiling: &str,
+) -> Result<String, String> {
+    check_size(rows, cols).map_err(|e| e.to_string())?;
+    let cells = (rows as u64).saturating_mul(cols as u64);
+    if cells.saturating_mul(u64::from(count)) > MAX_WORKLOAD_CELLS as u64 {
+        return Err(format!(
+            "{count} boards of {rows}×{cols} are more than one workload holds ({MAX_WORKLOAD_CELLS} cells)"
+        ));
+    }
+    let tiling = match tiling {
+        "" | "flips" => Tiling::Flips,
+        "backtrack" => Tiling::Backtrack,
+        other => return Err(format!("unknown tiling `{other}` (flips or backtrack)")),
+    };
+    let mut out = String::new();
+    for index in 0..u64::from(count) {
+        let (board, _) =
+            planted_by(rows, cols, seed, index, !open, tiling).map_err(|e| e.to_string())?;
+        out.push_str(&board.to_json());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Each board's model in `to` (a format's name, as `emit --to` takes it), with the
+/// cardinality `encoding` and constraint `families` named as on the command line: what
+/// `dominofit emit FILE --to T --encoding E --families F` prints.
+///
+/// # Errors
+/// An unknown name, unreadable text, or a model too large for a page.
+#[wasm_bindgen]
+pub fn emit(instance: &str, to: &str, encoding: &str, families: &str) -> Result<String, String> {
+    let options = EmitOptions {
+        to: to.parse::<Format>().map_err(|e| e.to_string())?,
+        encoding: encoding.parse::<Encoding>().map_err(|e| e.to_string())?,
+        families: families.parse::<Families>().map_err(|e| e.to_string())?,
+    };
+    let mut out = Vec::new();
+    for board in boards(instance)? {
+        emit_within(&board, &options, BUDGET, &mut out, &|| false).map_err(|e| e.to_string())?;
+    }
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A planted board's own tiling, handed back as pieces, gives back its clues, and
+    /// `verify` says it is valid; with a piece taken away it is refused.
+    #[test]
+    fn the_clues_of_a_planted_tiling_are_the_board_s() {
+        let (board, tiling) = planted_by(6, 6, 7, 0, true, Tiling::Backtrack).unwrap();
+        let pieces = serde_json::to_string(&tiling).unwrap();
+        let clued = clues_of(&board.to_json(), &pieces).unwrap();
+        assert_eq!(clued, format!("{}\n", board.to_json()));
+        let said = verify_text(&board.to_json(), &pieces).unwrap();
+        assert!(said.contains(": valid: "), "{said}");
+        let short = serde_json::to_string(&Solution::from_pieces(tiling.pieces().skip(1))).unwrap();
+        let refused = clues_of(&board.to_json(), &short).unwrap_err();
+        assert!(refused.contains("does not tile"), "{refused}");
+    }
+
+    /// Bad text and bad names get one message each, never a panic.
+    #[test]
+    fn bad_input_is_a_message() {
+        assert!(show_text("{", None).unwrap_err().contains("<instance>"));
+        assert!(generate(0, 6, 1, 1, false, "flips").is_err());
+        assert!(
+            generate(6, 6, 1, 1, false, "spiral")
+                .unwrap_err()
+                .contains("spiral")
+        );
+        let board = generate(4, 4, 1, 1, false, "").unwrap();
+        assert!(
+            emit(&board, "docx", "totalizer", "colour")
+                .unwrap_err()
+                .contains("docx")
+        );
+        assert!(
+            emit(&board, "dimacs", "totalizer", "colour")
+                .unwrap()
+                .starts_with('c')
+        );
+    }
+}
