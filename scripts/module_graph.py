@@ -40,10 +40,10 @@ import sys
 FLOORS = [
     # 0: user text as data, the clock, memory; and the operating system: usage, signals,
     # processes
-    ("escape", 0), ("time", 0), ("stop", 0), ("memory", 0), ("usage", 0), ("interrupt", 0),
+    ("escape", 0), ("time", 0), ("stop", 0), ("memory", 0), ("program", 0), ("usage", 0), ("interrupt", 0),
     ("process", 0),
     # 1: the game, and its files opened by path
-    ("files", 1),
+    ("files", 1), ("testing", 1),
     ("puzzle", 1),
     # 2: the model
     ("model", 2),
@@ -304,9 +304,10 @@ class Graph:
         for p, bound, _, _, scope in f.uses:
             if bound == "*" and scope == key:
                 hit = self.locate(scope, p.split("::"))
-                if hit and not hit[1]:
+                if hit and hit[1] in ([], ["*"]):
                     g = self.files[hit[0]]
-                    if name in g.defines or any(b == name for _, b, *_ in g.uses):
+                    child = hit[0] + (name,) in self.files  # a module a glob brings in
+                    if child or name in g.defines or any(b == name for _, b, *_ in g.uses):
                         return self.resolve(hit[0], rest, seen)
         return key
 

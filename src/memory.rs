@@ -3,17 +3,11 @@
 //! too large for this machine is refused with an estimate instead of being killed by the
 //! kernel half way.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::time::Instant;
-pub use dominofit_core::memory::{OverBudget, count_in_words, human, per_cell};
-
-const GIB: u64 = 1 << 30;
-
-/// The `--memory` limit in bytes; 0: none.
-static LIMIT: AtomicU64 = AtomicU64::new(0);
+pub use dominofit_core::memory::{OverBudget, count_in_words, human, limit, per_cell};
 
 /// Sets (or with `None` clears) the memory limit of this process's runs (`--memory`):
 /// the budget of the backends that size their work before starting, and the hard
@@ -21,22 +15,34 @@ static LIMIT: AtomicU64 = AtomicU64::new(0);
 /// the varisat worker). A process-wide setting, because the limit is the machine's
 /// share given to the whole run, not to one call.
 pub fn set_limit(bytes: Option<u64>) {
-    LIMIT.store(bytes.unwrap_or(0), Ordering::SeqCst);
-}
-
-/// The `--memory` limit in bytes, when one is set.
-pub fn limit() -> Option<u64> {
-    match LIMIT.load(Ordering::SeqCst) {
-        0 => None,
-        bytes => Some(bytes),
-    }
+    install();
+    dominofit_core::memory::set_limit(bytes);
 }
 
 /// The memory a run may plan for: the `--memory` limit when one is set; otherwise half
 /// the memory available now (from `/proc/meminfo` where there is one, read at most once
-/// a second), at most 8 GiB, or 2 GiB when it cannot be read.
+/// a second), at most 8 GiB, or 2 GiB when it cannot be read. The core's budget, with
+/// this reader of the available memory given to it first.
 pub fn budget() -> u64 {
-    limit().unwrap_or_else(|| available().map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB)))
+    install();
+    dominofit_core::memory::budget()
+}
+
+/// Holds the planned memory of a run's parts (each named for the message) against
+/// [`budget`] before any of them is built: their sum, or why it does not fit.
+///
+/// # Errors
+/// The parts together need more than the budget.
+pub fn plan(parts: &[(&'static str, u64)]) -> Result<u64, OverBudget> {
+    install();
+    dominofit_core::memory::plan(parts)
+}
+
+/// Gives the core's budget this reader of the memory available, so that the engines
+/// in the core (which read no file) plan by the machine's memory too. Every way into a
+/// run here (the driver plans before it solves) passes by one of the calls above.
+pub fn install() {
+    dominofit_core::memory::set_available_source(available);
 }
 
 /// `MemAvailable` as last read, and when.
@@ -87,13 +93,4 @@ pub fn meminfo(field: &str) -> Option<u64> {
         .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
     let kib: u64 = rest.trim().trim_end_matches("kB").trim().parse().ok()?;
     Some(kib * 1024)
-}
-
-/// Holds the planned memory of a run's parts (each named for the message) against
-/// [`budget`] before any of them is built: their sum, or why it does not fit.
-///
-/// # Errors
-/// The parts together need more than the budget.
-pub fn plan(parts: &[(&'static str, u64)]) -> Result<u64, OverBudget> {
-    dominofit_core::memory::plan_within(parts, budget())
 }

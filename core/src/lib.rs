@@ -40,11 +40,16 @@ macro_rules! from_str_by_name {
     };
 }
 
+pub mod backend;
 pub mod encode;
 pub mod escape;
 pub mod lower;
 pub mod memory;
 pub mod model;
+pub mod program;
 pub mod puzzle;
 pub mod stop;
 pub mod time;
+
+#[cfg(test)]
+mod testing;

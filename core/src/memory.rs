@@ -1,8 +1,59 @@
-//! Memory in figures: the sizes a plan is made of, and the refusal of a board whose
-//! plan does not fit. What the budget is on this machine (a `--memory` limit, the memory
-//! the system has available) is the operating system's side, in `dominofit::memory`.
+//! How much memory a run may take: one budget for every backend that can tell its size
+//! before it starts (the frontier DP's states, a lowering's clauses, the native search's
+//! failure cache), so that a board too large for this machine is refused with an
+//! estimate instead of being killed half way. The budget is the limit the host set
+//! (`--memory`), else half of what the host says is available (`dominofit::memory` reads
+//! `/proc/meminfo`; a page has no such reading), at most 8 GiB, else 2 GiB.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const GIB: u64 = 1 << 30;
+
+/// The `--memory` limit in bytes; 0: none.
+static LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Where the memory available now is read, when the host can tell.
+static AVAILABLE: OnceLock<fn() -> Option<u64>> = OnceLock::new();
+
+/// Sets (or with `None` clears) the memory limit of this process's runs (`--memory`).
+/// A process-wide setting, because the limit is the machine's share given to the whole
+/// run, not to one call.
+pub fn set_limit(bytes: Option<u64>) {
+    LIMIT.store(bytes.unwrap_or(0), Ordering::SeqCst);
+}
+
+/// The memory limit in bytes, when one is set.
+pub fn limit() -> Option<u64> {
+    match LIMIT.load(Ordering::SeqCst) {
+        0 => None,
+        bytes => Some(bytes),
+    }
+}
+
+/// Tells the budget where the memory available now is read (the first source given
+/// stays): the library gives its reader of `/proc/meminfo` before any budget is taken.
+pub fn set_available_source(source: fn() -> Option<u64>) {
+    let _ = AVAILABLE.set(source);
+}
+
+/// The memory a run may plan for: the limit when one is set; otherwise half the memory
+/// available (from the host's source), at most 8 GiB, or 2 GiB when there is no reading.
+pub fn budget() -> u64 {
+    limit().unwrap_or_else(|| {
+        let available = AVAILABLE.get().and_then(|read| read());
+        available.map_or(2 * GIB, |bytes| (bytes / 2).min(8 * GIB))
+    })
+}
+
+/// Holds the planned memory of a run's parts (each named for the message) against
+/// [`budget`] before any of them is built: their sum, or why it does not fit.
+///
+/// # Errors
+/// The parts together need more than the budget.
+pub fn plan(parts: &[(&'static str, u64)]) -> Result<u64, OverBudget> {
+    plan_within(parts, budget())
+}
 
 /// Bytes as people read them: `1.5 GiB`, `312 MiB`, `40 KiB`.
 pub fn human(bytes: u64) -> String {

@@ -249,12 +249,12 @@ fn the_module_rows_name_every_file_of_their_folders() {
     };
     let mut missing = Vec::new();
     for (module, folder) in [
-        ("backend::native", "src/backend/native"),
-        ("backend::native", "src/backend/native/search"),
-        ("backend::native", "src/backend/native/repair"),
-        ("backend::native", "src/backend/native/matching"),
-        ("backend::native", "src/backend/native/small"),
-        ("backend::native", "src/backend/native/argument"),
+        ("backend::native", "core/src/backend/native"),
+        ("backend::native", "core/src/backend/native/search"),
+        ("backend::native", "core/src/backend/native/repair"),
+        ("backend::native", "core/src/backend/native/matching"),
+        ("backend::native", "core/src/backend/native/small"),
+        ("backend::native", "core/src/backend/native/argument"),
         ("design", "src/design"),
         ("design", "src/design/explain"),
         ("certify", "src/certify"),
@@ -391,7 +391,10 @@ fn the_native_searches_never_ask_whether_a_proof_is_logged() {
         held || asked
     }
     let mut found = Vec::new();
-    for dir in ["src/backend/native/search", "src/backend/native/small"] {
+    for dir in [
+        "core/src/backend/native/search",
+        "core/src/backend/native/small",
+    ] {
         for entry in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();

@@ -241,11 +241,9 @@ impl Backend for Portfolio {
             });
         }
         let decided = Arc::new(AtomicBool::new(false));
-        let member_budget = Budget {
-            on_check: None,
-            beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
-            ..budget.clone().stopped_also_by(decided.clone())
-        };
+        let member_budget = (budget.clone().stopped_also_by(decided.clone()))
+            .with_on_check(None)
+            .with_beside(budget.beside.clone().unwrap_or_else(|| self.beside.clone()));
         let stop_all = || decided.store(true, Ordering::SeqCst);
         let (tx, rx) = std::sync::mpsc::channel::<Finish>();
         let started = AtomicBool::new(false);
@@ -305,10 +303,7 @@ impl Backend for Portfolio {
                 }
             };
             let on_check = || start_others(false);
-            let first_budget = Budget {
-                on_check: Some(&on_check),
-                ..member_budget.clone()
-            };
+            let first_budget = member_budget.clone().with_on_check(Some(&on_check));
             // The first member in this thread: boards it decides within its head start
             // cost no threads, and what it did before the others started is not lost.
             let first = guarded(0, members[0].as_ref(), || {

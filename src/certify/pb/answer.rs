@@ -253,15 +253,8 @@ impl Backend for Shared {
             }
             Begun::Searching(logger) => logger,
         };
-        let budget = Budget {
-            beside: Some(
-                budget
-                    .beside
-                    .clone()
-                    .unwrap_or_else(|| run.native.beside.clone()),
-            ),
-            ..budget.clone()
-        };
+        let beside = (budget.beside.clone()).unwrap_or_else(|| run.native.beside.clone());
+        let budget = budget.clone().with_beside(beside);
         let (mut tilings, mut first) = (0, None);
         let searched = logged::search(
             &mut logger,

@@ -91,10 +91,10 @@ pub fn prove_by_any(
                     let call = &call;
                     let beside = beside.clone();
                     scope.spawn(move || {
-                        let budget = Budget {
-                            beside: Some(beside),
-                            ..call.clone().stopped_also_by(stop.clone())
-                        };
+                        let budget = call
+                            .clone()
+                            .stopped_also_by(stop.clone())
+                            .with_beside(beside);
                         let proved = prove_member(
                             instance,
                             model,

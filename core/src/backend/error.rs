@@ -1,7 +1,7 @@
 //! Failures of a backend itself, as opposed to answers about the puzzle.
 
 use super::outcome::End;
-use crate::process::RunError;
+pub use crate::program::RunError;
 use crate::puzzle::verify::Violation;
 
 /// Failures of a backend itself, as opposed to answers about the puzzle.

@@ -11,13 +11,13 @@ pub const STALL: &[StallArgument] = &[room::ARGUMENT, balance::ARGUMENT];
 
 /// The stall arguments in force: [`STALL`], after those a test has added on its thread.
 pub fn stall_arguments() -> Vec<StallArgument> {
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-hooks"))]
     {
         let mut all = added::added();
         all.extend_from_slice(STALL);
         all
     }
-    #[cfg(not(test))]
+    #[cfg(not(any(test, feature = "test-hooks")))]
     STALL.to_vec()
 }
 
@@ -29,7 +29,7 @@ pub fn stall_failure(pos: &dyn Position) -> Option<StallFailure> {
 
 /// Stall arguments a test adds, on its own thread, so that tests running beside it see
 /// the catalogue as it is (`certify/pb/catalogue.rs` adds one and sees it everywhere).
-#[cfg(test)]
+#[cfg(any(test, feature = "test-hooks"))]
 pub mod added {
     use std::cell::RefCell;
 

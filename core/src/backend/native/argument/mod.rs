@@ -45,7 +45,7 @@ pub mod words;
 pub use below::below_trial;
 pub use board::{Board, Clash, Stopped};
 pub use finding::{Deduction, HallSet, Rule, StallArgument, StallFailure};
-#[cfg(test)]
+#[cfg(any(test, feature = "test-hooks"))]
 pub use stall::added::Added;
 pub use stall::{STALL, stall_arguments, stall_failure};
 

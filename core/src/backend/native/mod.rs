@@ -26,8 +26,8 @@ use crate::backend::{
 use crate::model::{Families, Model};
 use crate::puzzle::Instance;
 
-#[cfg(test)]
-pub(crate) use search::examples;
+#[cfg(any(test, feature = "test-hooks"))]
+pub use search::examples;
 pub use search::{SearchOptions, WallsDraw};
 
 /// The general search on `model` for `limit` tilings (0: to exhaustion), as

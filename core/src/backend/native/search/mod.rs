@@ -50,8 +50,8 @@ mod capacity;
 mod checks;
 mod colour;
 mod dfs;
-#[cfg(test)]
-pub(crate) mod examples;
+#[cfg(any(test, feature = "test-hooks"))]
+pub mod examples;
 mod jump;
 mod ladder;
 mod lp;
@@ -86,9 +86,9 @@ mod tests {
     /// read back by polling as the search does.
     #[test]
     fn background_lp_refutes_a_hard_board_at_the_root() {
-        let instances = crate::files::read_instances(concat!(
+        let instances = crate::testing::read_instances(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/models/unsat-hard.jsonl"
+            "/../models/unsat-hard.jsonl"
         ))
         .unwrap();
         let instance = instances
@@ -186,9 +186,9 @@ mod tests {
     #[test]
     fn a_propagator_is_a_file_of_its_own_and_its_twin() {
         let mut broken_boards = 0;
-        for instance in crate::files::read_instances(concat!(
+        for instance in crate::testing::read_instances(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/models/observed.jsonl"
+            "/../models/observed.jsonl"
         ))
         .unwrap()
         {
@@ -292,8 +292,8 @@ mod tests {
             },
         ];
         let committed = |file: &str| {
-            let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-            crate::files::read_instances(&path).unwrap()
+            let path = format!("{}/../models/{file}", env!("CARGO_MANIFEST_DIR"));
+            crate::testing::read_instances(&path).unwrap()
         };
         let mut boards: Vec<crate::puzzle::Instance> = Vec::new();
         for size in [16, 24, 32] {

@@ -153,7 +153,7 @@ pub(super) fn refute_with_certificate(
     let Some(lp) = MultiplierLp::new(lay, node) else {
         return (LpVerdict::Settled, None);
     };
-    verdict(lay, node, lp.solve(|| !crate::interrupt::requested()))
+    verdict(lay, node, lp.solve(|| !crate::stop::requested()))
 }
 
 /// An LP refutation running on a thread of its own while the search goes on, with the
@@ -178,25 +178,34 @@ pub(super) fn start(
     deadline: Option<Instant>,
     beside: &Beside,
 ) -> Option<Pending> {
+    if !cfg!(feature = "threads") {
+        // Built without threads (a page's worker): the search runs alone.
+        return None;
+    }
     let lp = MultiplierLp::new(lay, &root.node())?;
     let taken = beside.take()?;
     let abandoned = Arc::new(AtomicBool::new(false));
     let (tx, rx) = std::sync::mpsc::channel();
     let told = abandoned.clone();
-    let spawned = std::thread::Builder::new()
-        .name("farkas-lp".to_string())
-        .spawn(move || {
-            // Frees the slot when the LP ends, however it ends.
-            let _taken = taken;
-            let keep_going = move || {
-                !told.load(Ordering::SeqCst)
-                    && !crate::interrupt::requested()
-                    && deadline.is_none_or(|d| Instant::now() < d)
-            };
-            let _ = tx.send(lp.solve(keep_going));
-        });
-    // A thread that could not start dropped its closure, and the slot with it.
-    spawned.ok()?;
+    #[cfg(feature = "threads")]
+    {
+        let spawned = std::thread::Builder::new()
+            .name("farkas-lp".to_string())
+            .spawn(move || {
+                // Frees the slot when the LP ends, however it ends.
+                let _taken = taken;
+                let keep_going = move || {
+                    !told.load(Ordering::SeqCst)
+                        && !crate::stop::requested()
+                        && deadline.is_none_or(|d| Instant::now() < d)
+                };
+                let _ = tx.send(lp.solve(keep_going));
+            });
+        // A thread that could not start dropped its closure, and the slot with it.
+        spawned.ok()?;
+    }
+    #[cfg(not(feature = "threads"))]
+    drop((lp, taken, tx, told, deadline));
     Some(Pending {
         answer: rx,
         abandoned,
@@ -382,8 +391,8 @@ mod tests {
     use crate::model::{Families, compile};
 
     fn board(file: &str, name: &str) -> crate::puzzle::Instance {
-        let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-        let instances = crate::files::read_instances(&path).unwrap();
+        let path = format!("{}/../models/{file}", env!("CARGO_MANIFEST_DIR"));
+        let instances = crate::testing::read_instances(&path).unwrap();
         instances.into_iter().find(|i| i.name == name).unwrap()
     }
 

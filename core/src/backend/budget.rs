@@ -66,7 +66,7 @@ impl Beside {
 
     /// Waits until the slot is free (or the user interrupts, or the host stops the call).
     pub fn wait_until_free(&self) {
-        while self.busy() && !crate::interrupt::stopped_here() {
+        while self.busy() && !crate::stop::stopped_here() {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
@@ -92,12 +92,12 @@ impl std::fmt::Debug for Budget<'_> {
 impl Budget<'_> {
     /// A budget that ends at `deadline` (`None`: never), stopped also by the stop flag of
     /// the call running on this thread, if its host set one
-    /// ([`crate::interrupt::with_call_stop`]). Make it on the thread of the call, before
+    /// ([`crate::stop::with_call_stop`]). Make it on the thread of the call, before
     /// handing it to other threads: they do not see the call's flag themselves.
     pub fn until(deadline: Option<Instant>) -> Budget<'static> {
         Budget {
             deadline,
-            stops: crate::interrupt::call_stop().into_iter().collect(),
+            stops: crate::stop::call_stop().into_iter().collect(),
             on_check: None,
             beside: None,
         }
@@ -112,6 +112,25 @@ impl Budget<'_> {
     /// No deadline, stopped only by Ctrl-C (and the call's stop flag).
     pub fn unlimited() -> Budget<'static> {
         Budget::until(None)
+    }
+
+    /// This budget with `beside` as its slot for work beside the search (a portfolio's
+    /// members share one).
+    #[must_use]
+    pub fn with_beside(mut self, beside: Beside) -> Self {
+        self.beside = Some(beside);
+        self
+    }
+
+    /// This budget calling `on_check` at every look at it (`None`: nothing).
+    #[must_use]
+    pub fn with_on_check<'b>(self, on_check: Option<&'b (dyn Fn() + Sync)>) -> Budget<'b> {
+        Budget {
+            deadline: self.deadline,
+            stops: self.stops,
+            on_check,
+            beside: self.beside,
+        }
     }
 
     /// This budget, stopped also when `flag` is raised.
@@ -139,7 +158,7 @@ impl Budget<'_> {
 
     /// Whether the query must stop now: an interrupt, a stop request, or the deadline.
     pub fn expired(&self) -> bool {
-        crate::interrupt::poll_host();
+        crate::stop::poll_host();
         self.stopped() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
@@ -150,7 +169,7 @@ impl Budget<'_> {
         if let Some(on_check) = &self.on_check {
             on_check();
         }
-        crate::interrupt::requested() || self.stops.iter().any(|s| s.load(Ordering::Relaxed))
+        crate::stop::requested() || self.stops.iter().any(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -230,7 +249,7 @@ mod tests {
     fn every_budget_made_in_a_call_stops_with_it() {
         let call = Arc::new(AtomicBool::new(false));
         let own = Arc::new(AtomicBool::new(false));
-        let budget = crate::interrupt::with_call_stop(call.clone(), || {
+        let budget = crate::stop::with_call_stop(call.clone(), || {
             Budget::until(None).stopped_also_by(own.clone())
         });
         assert!(!budget.stopped());
