@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use super::report::Reported;
 use crate::usage::Meter;
+use dominofit_core::driver::Reported;
 
 /// Calls taken before timing starts in [`repeated`], as in the paper's protocol.
 pub const WARM_UP_CALLS: u32 = 3;

@@ -3,6 +3,10 @@
 
 use wasm_bindgen::prelude::*;
 
+use std::time::Duration;
+
+use dominofit_core::backend::native::Native;
+use dominofit_core::driver::{self, Request};
 use dominofit_core::encode::Encoding;
 use dominofit_core::lower::Format;
 use dominofit_core::lower::emit::{EmitOptions, emit_within};
@@ -175,6 +179,33 @@ pub fn generate(
         let (board, _) =
             planted_by(rows, cols, seed, index, !open, tiling).map_err(|e| e.to_string())?;
         out.push_str(&board.to_json());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Each board solved by the native engine, looking for `limit` tilings (1: the first; 2:
+/// whether it is unique; 0: all), within `timeout_ms` milliseconds (0: no limit): one
+/// line of JSON each, what `dominofit solve FILE --limit L --timeout T --format json`
+/// prints (but for the time measured). A page's worker makes this call; a newer request
+/// stops it through the core's stop flag.
+///
+/// # Errors
+/// Unreadable text, a board too large for a page, or a failure of the engine (never an
+/// answer about the board: no tiling is the status `unsat`, a time limit `unknown`).
+#[wasm_bindgen]
+pub fn solve(instance: &str, limit: u32, timeout_ms: u32) -> Result<String, String> {
+    let request = Request {
+        limit: limit as usize,
+        timeout: (timeout_ms > 0).then(|| Duration::from_millis(u64::from(timeout_ms))),
+        families: None,
+    };
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let engine = Native::default();
+    let mut out = String::new();
+    for board in boards(instance)? {
+        let report = driver::run(&board, &engine, &request).map_err(|e| e.to_string())?;
+        out.push_str(&serde_json::to_string(&report).map_err(|e| e.to_string())?);
         out.push('\n');
     }
     Ok(out)

@@ -26,7 +26,7 @@ pub struct Header {
     /// timed calls. `None` for a plain call, which does not read the CPU clock.
     pub cpu: Option<Duration>,
     /// In benchmark mode (and in a race), the peak resident memory in bytes over the
-    /// timed calls, as [`crate::usage::Used::peak`] measures it; `None` otherwise.
+    /// timed calls, as the library's `usage::Used::peak` measures it; `None` otherwise.
     pub peak: Option<u64>,
     /// The work the backend reports having done.
     pub counters: Counters,
