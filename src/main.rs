@@ -20,6 +20,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    // The core's memory budget reads the memory available here (/proc/meminfo).
+    dominofit::memory::install();
     // varisat, microlp, HiGHS and CBC cannot be stopped in-process: this binary runs
     // them as worker processes of itself (the hidden `worker-solve` subcommand), killed
     // at the deadline.

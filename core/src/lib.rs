@@ -41,6 +41,7 @@ macro_rules! from_str_by_name {
 }
 
 pub mod backend;
+pub mod design;
 pub mod driver;
 pub mod encode;
 pub mod escape;

@@ -425,6 +425,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // SIGTERM left at its default would end the interpreter with a solver running and
     // its files in place; it still ends the interpreter, after the clean-up.
     dominofit::interrupt::terminate_cleanly_on_sigterm();
+    // The core's memory budget reads the memory available here (/proc/meminfo).
+    dominofit::memory::install();
     m.add("DominofitError", m.py().get_type::<DominofitError>())?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

@@ -5,7 +5,9 @@ use wasm_bindgen::prelude::*;
 
 use std::time::Duration;
 
+use dominofit_core::backend::Budget;
 use dominofit_core::backend::native::Native;
+use dominofit_core::design;
 use dominofit_core::driver::{self, Request};
 use dominofit_core::encode::Encoding;
 use dominofit_core::lower::Format;
@@ -197,7 +199,7 @@ pub fn generate(
 pub fn solve(instance: &str, limit: u32, timeout_ms: u32) -> Result<String, String> {
     let request = Request {
         limit: limit as usize,
-        timeout: (timeout_ms > 0).then(|| Duration::from_millis(u64::from(timeout_ms))),
+        timeout: millis(timeout_ms),
         families: None,
     };
     dominofit_core::memory::set_limit(Some(BUDGET));
@@ -206,6 +208,118 @@ pub fn solve(instance: &str, limit: u32, timeout_ms: u32) -> Result<String, Stri
     for board in boards(instance)? {
         let report = driver::run(&board, &engine, &request).map_err(|e| e.to_string())?;
         out.push_str(&serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// A time limit in milliseconds as a page gives it: 0 for none.
+fn millis(timeout_ms: u32) -> Option<Duration> {
+    (timeout_ms > 0).then(|| Duration::from_millis(u64::from(timeout_ms)))
+}
+
+/// The pieces placed so far: none when not given (the command line's PARTIAL left out).
+fn placed(partial: Option<String>) -> Result<Solution, String> {
+    let Some(text) = partial else {
+        return Ok(Solution::default());
+    };
+    let mut tilings = parse_given_solutions(&text, SOLUTION).map_err(|e| e.to_string())?;
+    match tilings.len() {
+        1 => Ok(tilings.remove(0)),
+        n => Err(format!(
+            "{SOLUTION} holds {n} solutions; give the pieces placed so far as one"
+        )),
+    }
+}
+
+/// Each board's level on the deduction ladder, its steps per rung and its score, one
+/// line of JSON each: what `dominofit grade FILE --format json [--timeout T]` prints.
+///
+/// # Errors
+/// Unreadable text, or a board too large.
+#[wasm_bindgen]
+pub fn grade(instance: &str, timeout_ms: u32) -> Result<String, String> {
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let mut out = String::new();
+    for board in boards(instance)? {
+        let graded = design::grade(&board, millis(timeout_ms)).map_err(|e| e.to_string())?;
+        out.push_str(&serde_json::to_string(&graded).map_err(|e| e.to_string())?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The next deduction from the pieces placed so far (`partial`, none when not given),
+/// with its cells and its reason: what `dominofit hint FILE [PARTIAL] --format json`
+/// prints.
+///
+/// # Errors
+/// The text is not one board, the pieces are not readable, or the board too large.
+#[wasm_bindgen]
+pub fn hint(instance: &str, partial: Option<String>, timeout_ms: u32) -> Result<String, String> {
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let board = one_board(instance)?;
+    let given = placed(partial)?;
+    let budget = Budget::with_timeout(millis(timeout_ms));
+    let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
+    let mut out = serde_json::to_string(&walk).map_err(|e| e.to_string())?;
+    out.push('\n');
+    Ok(out)
+}
+
+/// The walkthrough from the pieces placed so far to the end, every step with its rule
+/// and reason: what `dominofit explain FILE [PARTIAL] --format json` prints, or with
+/// `page` the self-contained page of `--format html`.
+///
+/// # Errors
+/// As [`hint`].
+#[wasm_bindgen]
+pub fn explain(
+    instance: &str,
+    partial: Option<String>,
+    timeout_ms: u32,
+    page: bool,
+) -> Result<String, String> {
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let board = one_board(instance)?;
+    let given = placed(partial)?;
+    let budget = Budget::with_timeout(millis(timeout_ms));
+    let walk = design::explain(&board, &given, usize::MAX, &budget).map_err(|e| e.to_string())?;
+    if page {
+        return design::explain::page(&board, &walk).map_err(|e| e.to_string());
+    }
+    let mut out = serde_json::to_string(&walk).map_err(|e| e.to_string())?;
+    out.push('\n');
+    Ok(out)
+}
+
+/// The pieces every tiling shares and a hole that would make the board unique, one line
+/// of JSON each: what `dominofit shared FILE --format json --max-tilings M --tries T`
+/// prints (the command line's defaults are 1000 and 64).
+///
+/// # Errors
+/// Unreadable text, a cap below 2, or a board too large.
+#[wasm_bindgen]
+pub fn shared(
+    instance: &str,
+    max_tilings: u32,
+    tries: u32,
+    timeout_ms: u32,
+) -> Result<String, String> {
+    if max_tilings < 2 {
+        return Err(format!("max_tilings is at least 2, not {max_tilings}"));
+    }
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let mut out = String::new();
+    for board in boards(instance)? {
+        let found = design::shared(
+            &board,
+            max_tilings as usize,
+            tries as usize,
+            millis(timeout_ms),
+        )
+        .map_err(|e| e.to_string())?;
+        out.push_str(&serde_json::to_string(&found).map_err(|e| e.to_string())?);
         out.push('\n');
     }
     Ok(out)

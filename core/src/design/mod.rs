@@ -1,0 +1,259 @@
+//! Boards made to order: unique puzzles for designers, and adversarial unsatisfiable
+//! boards for benchmarks.
+//!
+//! Both start from a planted board and change it until an exhaustive run certifies the
+//! property, so every board this module returns carries a proof, not a hope: `unique`
+//! is a native limit-2 search that ended with one solution; `unsat` is a refutation by
+//! a prover that is **not** the native search (which is why `unsat` is the library's,
+//! `dominofit::design::unsat`: its provers, microlp and varisat, run in worker processes
+//! there; what it shares with `unique` is here).
+//!
+//! Unsatisfiable boards are only interesting when the cheap necessary conditions do
+//! not already refute them; clue inversion ([`crate::model::invert`]) checks equal totals, integral
+//! non-negative quotas, `t_n = 0`, cut and path capacities and colour splits in
+//! linear time, and a board it refutes is no test of a solver. Candidates come from two
+//! constructions on a planted board: crossing pieces moved between its cuts with the
+//! clues rewritten to match (which keeps totals and integrality), and dots moved between
+//! two rows or two columns (which keeps the totals; inversion judges the rest).
+//! Candidates inversion refutes are thrown away.
+//!
+//! A workload chosen by the engine it measures cannot measure it: a generator that
+//! kept only what the native search proves quickly made boards the native search finds
+//! easy. So the native search only *ranks* the candidates — by the nodes the default
+//! search needs, up to a node cap (deterministic, unlike a time limit) — and the
+//! hardest one that an independent prover refutes is kept: the 0/1 program of the raw
+//! clue sums (no clue inversion, no quota families) under microlp, or failing that
+//! varisat on the CNF of the quota families.
+
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::SeedableRng;
+
+use crate::backend::native::Native;
+use crate::backend::{BackendError, Status};
+use crate::driver::{self, Request};
+use crate::model::Families;
+use crate::puzzle::generate::{GenerateError, below, planted, with_holes};
+use crate::puzzle::{Instance, Piece, Solution};
+
+pub mod explain;
+mod grade;
+mod shared;
+
+pub use explain::{ExplainError, Walkthrough, explain, hint};
+pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
+pub use shared::{Change, Shared, SharedError, shared};
+
+/// Why no board could be made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DesignError {
+    /// The planted board could not be made, for example for bad sizes.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A backend failed while ranking or certifying a board.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    /// A uniqueness check reached the time limit: no certificate either way.
+    #[error(
+        "the uniqueness check of `{name}` did not finish within {timeout:?}; \
+         give it a longer --timeout"
+    )]
+    Undecided {
+        /// The board being checked.
+        name: String,
+        /// The time limit it reached ([`DesignOptions::timeout`]).
+        timeout: Duration,
+    },
+    /// No candidate within the attempts passed clue inversion and was refuted by an
+    /// independent prover.
+    #[error(
+        "no {what} {rows}x{cols} board found in {attempts} attempts (seed {seed}, board {index}); \
+         try another seed or a longer --timeout"
+    )]
+    NotFound {
+        /// The kind of board looked for, in words (`unsatisfiable`).
+        what: &'static str,
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// The seed asked for.
+        seed: u64,
+        /// The index of the planted board under `seed`.
+        index: u64,
+        /// The candidate budget ([`DesignOptions::attempts`]).
+        attempts: u32,
+    },
+}
+
+/// Limits on the work behind one board.
+#[derive(Debug, Clone, Copy)]
+pub struct DesignOptions {
+    /// Time limit of each exhaustive proof; a candidate that reaches it is dropped.
+    pub timeout: Duration,
+    /// Candidates tried before giving up.
+    pub attempts: u32,
+    /// `unsat`: candidates that pass clue inversion and that the native search does not
+    /// solve, ranked before the hardest certified one is kept.
+    pub pool: u32,
+    /// `unsat`: the native ranking run stops after this many nodes (a candidate that
+    /// reaches it ranks as hard as any).
+    pub node_cap: u64,
+}
+
+impl Default for DesignOptions {
+    fn default() -> Self {
+        DesignOptions {
+            timeout: Duration::from_secs(60),
+            attempts: 20_000,
+            pool: 16,
+            node_cap: 100_000,
+        }
+    }
+}
+
+/// A board with its certificate: the exhaustive run's status and search size.
+#[derive(Debug, Clone)]
+pub struct Certified {
+    /// The board, named after its size, seed and index.
+    pub instance: Instance,
+    /// `Unique` or `Unsat`: the property the exhaustive run proved.
+    pub status: Status,
+    /// `unique`: the nodes of the certifying native search; `unsat`: the nodes the
+    /// default native search needed (or the node cap, when it did not finish).
+    pub nodes: u64,
+    /// The unique solution, for `unique` boards.
+    pub solution: Option<Solution>,
+    /// The backend whose exhaustive run certified the board.
+    pub prover: String,
+}
+
+/// The certifying run. Its path is fixed rather than the backend's default: the
+/// hardest-candidate choice reads its node counts, and `unique` turns into holes pieces
+/// of whichever other tiling it finds, so a change of default would otherwise change
+/// the boards a seed gives. Boards the small-board path takes go to it (the screening
+/// of game-size candidates is the volume work it was built for), with the families
+/// `colour` named for the general engine it hands a board to when it gives up; larger
+/// boards go to the general engine with the families `all`.
+fn prove(
+    instance: &Instance,
+    limit: usize,
+    timeout: Duration,
+) -> Result<driver::Report, BackendError> {
+    let small = crate::backend::native::small::Board::compile(instance).is_some();
+    let request = Request {
+        limit,
+        timeout: Some(timeout),
+        families: Some(if small {
+            Families::ColourSplits
+        } else {
+            Families::AllQuotas
+        }),
+    };
+    driver::run(instance, &Native::default(), &request)
+}
+
+/// The random stream of board `index` under `seed` for the design moves; distinct
+/// from the planted stream of the same numbers.
+pub fn design_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6465_7369_676e_0000);
+    rng.set_stream(index);
+    rng
+}
+
+/// A board with exactly one solution: planted board `index` of `seed`, with pieces of
+/// its planted tiling turned into holes until no other tiling meets the clues. Each
+/// round removes a piece where the planted tiling and another solution differ, so the
+/// other solution loses its clues' support; removing every piece ends at the empty
+/// board, so the loop always ends.
+///
+/// # Errors
+/// Bad sizes, a backend failure, or a uniqueness check that reached the time limit.
+pub fn unique(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    options: &DesignOptions,
+) -> Result<Certified, DesignError> {
+    unique_watched(rows, cols, seed, index, options, &mut |_| {})
+}
+
+/// [`unique`], telling `watch` each step as it starts: a large board takes minutes.
+///
+/// # Errors
+/// As [`unique`].
+pub fn unique_watched(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    index: u64,
+    options: &DesignOptions,
+    watch: &mut dyn FnMut(Step),
+) -> Result<Certified, DesignError> {
+    let (mut instance, mut tiling) = planted(rows, cols, seed, index)?;
+    let mut rng = design_rng(seed, index);
+    instance.name = format!("unique-{rows}x{cols}-s{seed}-{}", index + 1);
+    let (mut check, mut holes) = (0u32, 0);
+    loop {
+        check = check.saturating_add(1);
+        watch(Step::UniqueCheck { check, holes });
+        let report = prove(&instance, 2, options.timeout)?;
+        match report.status {
+            Status::Unique => {
+                return Ok(Certified {
+                    nodes: report.header.counters.nodes.unwrap_or(0),
+                    instance,
+                    status: Status::Unique,
+                    solution: Some(tiling),
+                    prover: report.header.backend,
+                });
+            }
+            Status::Multiple => {
+                let Some(other) = report.solutions.iter().find(|s| **s != tiling) else {
+                    return Err(BackendError::Failed {
+                        backend: report.header.backend,
+                        message: "reported two solutions that are the same tiling".into(),
+                    }
+                    .into());
+                };
+                let differing: Vec<Piece> =
+                    tiling.pieces().filter(|p| !other.contains(p)).collect();
+                let hole = differing[below(&mut rng, differing.len() as u64) as usize];
+                (instance, tiling) =
+                    with_holes(instance.name.clone(), &instance, &tiling, &[hole])?;
+                holes += 1;
+            }
+            _ => {
+                return Err(DesignError::Undecided {
+                    name: instance.name,
+                    timeout: options.timeout,
+                });
+            }
+        }
+    }
+}
+
+/// Where a long design run has got to, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `unique`: uniqueness check number `check`, after `holes` pieces of the planted
+    /// tiling were made holes.
+    UniqueCheck {
+        /// One-based.
+        check: u32,
+        /// Pieces made holes so far.
+        holes: usize,
+    },
+    /// `unsat`: candidates are being made and ranked by the native search.
+    Ranking,
+    /// `unsat`: the independent refutation of ranked candidate `candidate` of `of`.
+    Refuting {
+        /// One-based.
+        candidate: usize,
+        /// Candidates ranked.
+        of: usize,
+    },
+}
