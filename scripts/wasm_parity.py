@@ -131,6 +131,12 @@ def main():
             solved = json.loads(cli(args.cli, "solve", path, "--format", "json").stdout)
             tiling_text = json.dumps(solved["solutions"][0])
             cases.append((f"cluesOf {json.loads(line)['name']}", "cluesOf", [line, tiling_text], (line + "\n").encode()))
+    # Unique boards, any level and at each level of the ladder but search.
+    for level, name in ((0, None), (1, "singles"), (2, "colours"), (3, "pairs"), (4, "trial")):
+        flags = ["generate", "--unique", "--rows", "8", "--cols", "8", "--seed", "5", "--count", "1"]
+        flags += ["--level", name] if name else []
+        expected = cli(args.cli, *flags).stdout
+        cases.append((" ".join(flags), "generateUnique", [8, 8, {"bigint": "5"}, 1, level], expected))
     # Bad input: both refuse.
     cases.append(("show of broken JSON", "showText", ["{", None], None))
     cases.append(("emit to an unknown format", "emit", [boards[0], "docx", "totalizer", "colour"], None))

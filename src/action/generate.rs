@@ -68,10 +68,6 @@ pub struct GenerateRequest {
     pub level: Option<u32>,
 }
 
-/// The candidates of one leveled board come from planted boards `index × STRIDE + k`:
-/// disjoint for every index, the same for the same request.
-const LEVEL_STRIDE: u64 = 1 << 24;
-
 /// Why no board (or not this one) could be made.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
@@ -220,8 +216,7 @@ impl GenerateRequest {
         })
     }
 
-    /// Board `index` at `level`: unique candidates made in turn, each graded, the first
-    /// at exactly `level` kept and named after it.
+    /// Board `index` at `level` ([`design::unique_at_level`]).
     fn board_at_level(
         &self,
         index: u64,
@@ -230,29 +225,23 @@ impl GenerateRequest {
     ) -> Result<Generated, GenerateError> {
         let (rows, cols, seed) = (self.rows, self.cols, self.seed);
         let options = &self.design;
-        for k in 0..u64::from(options.attempts) {
-            let candidate = index.saturating_mul(LEVEL_STRIDE).saturating_add(k);
-            let mut certified =
-                design::unique_watched(rows, cols, seed, candidate, options, watch)?;
-            let graded = design::grade(&certified.instance, Some(options.timeout))?;
-            if graded.level_number == Some(level) {
-                let name = graded.level.as_deref().unwrap_or("level");
-                certified.instance.name = format!("{name}-{rows}x{cols}-s{seed}-{}", index + 1);
-                return Ok(Generated {
-                    instance: certified.instance.clone(),
-                    certified: Some(certified),
-                    rejected: k,
-                });
-            }
+        match design::unique_at_level((rows, cols), seed, index, level, options, watch) {
+            Ok(Some((certified, rejected))) => Ok(Generated {
+                instance: certified.instance.clone(),
+                certified: Some(certified),
+                rejected,
+            }),
+            Ok(None) => Err(GenerateError::NoneAtLevel {
+                level,
+                rows,
+                cols,
+                seed,
+                index: index + 1,
+                attempts: options.attempts,
+            }),
+            Err(design::LevelError::Design(e)) => Err(e.into()),
+            Err(design::LevelError::Grade(e)) => Err(e.into()),
         }
-        Err(GenerateError::NoneAtLevel {
-            level,
-            rows,
-            cols,
-            seed,
-            index: index + 1,
-            attempts: options.attempts,
-        })
     }
 
     /// Every board, made lazily, in index order.

@@ -61,7 +61,7 @@ def text(driver, element_id):
 def settled(driver, element_id, timeout=60):
     """The text of a readout once the engine has answered (no `…` left)."""
     WebDriverWait(driver, timeout).until(
-        lambda d: text(d, element_id) not in ("", "…", "place pieces on every open cell"))
+        lambda d: text(d, element_id) not in ("", "…", "–", "place pieces on every open cell"))
     return text(driver, element_id)
 
 
@@ -139,6 +139,27 @@ def test_a_designer_draws_a_board_and_the_page_agrees_with_the_command_line(brow
     lit = {(int(e.get_attribute("data-r")) + 1, int(e.get_attribute("data-c")) + 1)
            for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.hinted")}
     assert lit == {tuple(c) for c in step["cells"]}
+
+
+def test_a_board_generated_at_a_level_grades_at_that_level(browser, studio, tmp_path):
+    browser.get(studio)
+    for field, value in (("rows", "8"), ("cols", "8"), ("seed", "5")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.CSS_SELECTOR, '#level-choice option[value="3"]').click()
+    browser.find_element(By.ID, "generate-level").click()
+    assert settled(browser, "level", timeout=120) == "3: pairs"
+    assert settled(browser, "verdict") == "unique"
+    board = json.loads(exported(browser, "export-instance"))
+    assert board["name"] == "pairs-8x8-s5-1"
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(board))
+    graded = json.loads(dominofit("grade", str(path), "--format", "json").stdout)
+    assert (graded["level"], graded["status"]) == ("pairs", "unique")
+    made = dominofit("generate", "--unique", "--level", "pairs", "--rows", "8", "--cols", "8",
+                     "--seed", "5").stdout
+    assert json.loads(made) == board
 
 
 def test_bad_json_is_one_message_and_a_name_stays_text(browser, studio):

@@ -325,6 +325,51 @@ pub fn shared(
     Ok(out)
 }
 
+/// `count` unique boards of `rows` × `cols` from `seed`, each certified by an exhaustive
+/// search, and with `level` (1 to 5: singles, colours, pairs, trial, search; 0: any) the
+/// first candidate graded at exactly that level: one line of instance JSON each, what
+/// `dominofit generate --unique [--level L] --rows R --cols C --seed S --count N` prints.
+///
+/// # Errors
+/// A size out of range, a level out of range, no candidate at the level, or a
+/// certifying search that ran out of time.
+#[wasm_bindgen(js_name = generateUnique)]
+pub fn generate_unique(
+    rows: usize,
+    cols: usize,
+    seed: u64,
+    count: u32,
+    level: u32,
+) -> Result<String, String> {
+    check_size(rows, cols).map_err(|e| e.to_string())?;
+    if level > 5 {
+        return Err(format!("level {level} is none of 1 to 5 (0: any)"));
+    }
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let options = design::DesignOptions::default();
+    let mut out = String::new();
+    for index in 0..u64::from(count) {
+        let board = if level == 0 {
+            design::unique(rows, cols, seed, index, &options).map_err(|e| e.to_string())?
+        } else {
+            let found =
+                design::unique_at_level((rows, cols), seed, index, level, &options, &mut |_| {})
+                    .map_err(|e| e.to_string())?;
+            let Some((board, _)) = found else {
+                return Err(format!(
+                    "no board at level {level} among {} unique candidates of {rows}×{cols} (seed {seed}, board {})",
+                    options.attempts,
+                    index + 1
+                ));
+            };
+            board
+        };
+        out.push_str(&board.instance.to_json());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 /// Each board's model in `to` (a format's name, as `emit --to` takes it), with the
 /// cardinality `encoding` and constraint `families` named as on the command line: what
 /// `dominofit emit FILE --to T --encoding E --families F` prints.

@@ -313,26 +313,46 @@ $("new-board").addEventListener("click", () => {
     }
 });
 
+/// Shows board `line` (instance JSON) with its first tiling as the pieces (the
+/// designer's clues then follow the pieces, which make the same clues), or none (the
+/// player's).
+async function showMade(line) {
+    load(line, true);
+    const timeout = Math.max(50, Number($("timeout").value) || 2000);
+    const solved = JSON.parse(await ask("solve", line, 1, timeout));
+    if (designer() && solved.solutions.length === 1) {
+        const tiling = solved.solutions[0];
+        state.pieces = tiling.vertical.map(([r, c]) => ({ o: "v", r: r - 1, c: c - 1 }))
+            .concat(tiling.horizontal.map(([r, c]) => ({ o: "h", r: r - 1, c: c - 1 })));
+        state.cluesFromPieces = true;
+    }
+    say("");
+    if (designer()) analyse();
+    else draw();
+}
+
+function seed() {
+    return BigInt(Math.max(0, Math.floor(Number($("seed").value) || 0)));
+}
+
 $("random").addEventListener("click", async () => {
     try {
         // A random board may be larger: the search's time limit is what is tried.
         const [rows, cols] = size(128);
-        const seed = BigInt(Math.max(0, Math.floor(Number($("seed").value) || 0)));
         stopEngine();
-        const line = (await ask("generate", rows, cols, seed, 1, false, "flips")).trim();
-        load(line, true);
-        const timeout = Math.max(50, Number($("timeout").value) || 2000);
-        const solved = JSON.parse(await ask("solve", line, 1, timeout));
-        if (solved.solutions.length === 1) {
-            const tiling = solved.solutions[0];
-            state.pieces = tiling.vertical.map(([r, c]) => ({ o: "v", r: r - 1, c: c - 1 }))
-                .concat(tiling.horizontal.map(([r, c]) => ({ o: "h", r: r - 1, c: c - 1 })));
-            if (!designer()) state.pieces = [];
-        }
-        state.cluesFromPieces = designer();
-        say("");
-        if (designer()) analyse();
-        else draw();
+        await showMade((await ask("generate", rows, cols, seed(), 1, false, "flips")).trim());
+    } catch (error) {
+        say(error.message);
+    }
+});
+
+$("generate-level").addEventListener("click", async () => {
+    try {
+        const [rows, cols] = size(32);
+        stopEngine();
+        say("generating: unique candidates are made and graded until one is at the level");
+        const level = Number($("level-choice").value);
+        await showMade((await ask("generateUnique", rows, cols, seed(), 1, level)).trim());
     } catch (error) {
         say(error.message);
     }

@@ -39,10 +39,12 @@ use crate::puzzle::{Instance, Piece, Solution};
 
 pub mod explain;
 mod grade;
+mod level;
 mod shared;
 
 pub use explain::{ExplainError, Walkthrough, explain, hint};
 pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
+pub use level::{LevelError, unique_at_level};
 pub use shared::{Change, Shared, SharedError, shared};
 
 /// Why no board could be made.
