@@ -162,6 +162,22 @@ def test_a_board_generated_at_a_level_grades_at_that_level(browser, studio, tmp_
     assert json.loads(made) == board
 
 
+def test_a_drawn_shape_filled_with_a_random_tiling(browser, studio, tmp_path):
+    browser.get(studio)
+    browser.find_element(By.ID, "new-board").click()
+    cell(browser, 2, 2).click()
+    cell(browser, 2, 3).click()
+    browser.find_element(By.ID, "random-tiling").click()
+    verdict = settled(browser, "verdict")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#grid .cell.piece")) == 34
+    path, tiling = tmp_path / "board.json", tmp_path / "board.solution.json"
+    path.write_text(exported(browser, "export-instance"))
+    tiling.write_text(exported(browser, "export-solution"))
+    assert ": valid: " in dominofit("verify", str(path), str(tiling)).stdout
+    solved = json.loads(dominofit("solve", str(path), "--limit", "2", "--format", "json").stdout)
+    assert verdict == VERDICT[solved["status"]]
+
+
 def test_bad_json_is_one_message_and_a_name_stays_text(browser, studio):
     browser.get(studio)
     box = browser.find_element(By.ID, "import")

@@ -13,12 +13,13 @@ use dominofit_core::encode::Encoding;
 use dominofit_core::lower::Format;
 use dominofit_core::lower::emit::{EmitOptions, emit_within};
 use dominofit_core::model::Families;
+use dominofit_core::puzzle::backtrack;
 use dominofit_core::puzzle::generate::{Tiling, check_size, planted_by, with_clues_of};
 use dominofit_core::puzzle::parse::{
     MAX_WORKLOAD_CELLS, parse_given_instances, parse_given_solutions,
 };
 use dominofit_core::puzzle::verify::{verdict_line, verify};
-use dominofit_core::puzzle::{Instance, Solution, draw::draw, svg::board_svg};
+use dominofit_core::puzzle::{Instance, Orientation, Piece, Solution, draw::draw, svg::board_svg};
 
 /// What a page names the text it hands over, in messages (a file's name on the command
 /// line), and the name a board without one gets (the command line's file stem).
@@ -146,6 +147,35 @@ pub fn clues_of(instance: &str, solution: &str) -> Result<String, String> {
     verify(&clued, &tiling)
         .map_err(|violation| format!("{SOLUTION} does not tile `{}`: {violation}", board.name))?;
     Ok(format!("{}\n", clued.to_json()))
+}
+
+/// A random tiling of the open cells of `instance` (its clues are not read), drawn by the
+/// paper's randomized row-major backtracking from `seed`, as solution JSON: a designer's
+/// shape filled with pieces, whose clues [`clues_of`] then gives.
+///
+/// # Errors
+/// The text is not one board, or its open cells have no tiling.
+#[wasm_bindgen(js_name = randomTiling)]
+pub fn random_tiling(instance: &str, seed: u64) -> Result<String, String> {
+    use rand_chacha::rand_core::SeedableRng;
+    let board = one_board(instance)?;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let Some(found) = backtrack::tiling(board.rows, board.cols, &board.blocked, &mut rng) else {
+        return Err(format!("the open cells of `{}` have no tiling", board.name));
+    };
+    let cols = board.cols;
+    let pieces = (found.mate.iter().enumerate())
+        .filter(|&(cell, &mate)| (mate as usize) > cell && mate != u32::MAX)
+        .map(|(cell, &mate)| Piece {
+            row: cell / cols,
+            col: cell % cols,
+            orientation: if mate as usize == cell + 1 {
+                Orientation::Horizontal
+            } else {
+                Orientation::Vertical
+            },
+        });
+    serde_json::to_string(&Solution::from_pieces(pieces)).map_err(|e| e.to_string())
 }
 
 /// `count` planted boards of `rows` × `cols` from `seed`, one line of instance JSON each:
@@ -407,6 +437,19 @@ mod tests {
         let short = serde_json::to_string(&Solution::from_pieces(tiling.pieces().skip(1))).unwrap();
         let refused = clues_of(&board.to_json(), &short).unwrap_err();
         assert!(refused.contains("does not tile"), "{refused}");
+    }
+
+    /// A random tiling of a drawn shape covers it: its clues make a board it solves.
+    #[test]
+    fn a_random_tiling_tiles_the_shape() {
+        let shape = r#"{"name": "s", "rows": 4, "cols": 4, "blocked": [[1, 1], [1, 2]],
+                        "row_clues": [0, 0, 0, 0], "col_clues": [0, 0, 0, 0]}"#;
+        let tiling = random_tiling(shape, 3).unwrap();
+        let clued = clues_of(shape, &tiling).unwrap();
+        assert!(verify_text(&clued, &tiling).unwrap().contains(": valid: "));
+        let closed = r#"{"name": "odd", "rows": 1, "cols": 3, "blocked": [],
+                         "row_clues": [0], "col_clues": [0, 0, 0]}"#;
+        assert!(random_tiling(closed, 3).unwrap_err().contains("no tiling"));
     }
 
     /// Bad text and bad names get one message each, never a panic.

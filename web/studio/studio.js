@@ -346,6 +346,19 @@ $("random").addEventListener("click", async () => {
     }
 });
 
+$("random-tiling").addEventListener("click", async () => {
+    try {
+        stopEngine();
+        const tiling = JSON.parse(await ask("randomTiling", instanceJson(null), seed()));
+        state.pieces = tiling.vertical.map(([r, c]) => ({ o: "v", r: r - 1, c: c - 1 }))
+            .concat(tiling.horizontal.map(([r, c]) => ({ o: "h", r: r - 1, c: c - 1 })));
+        say("");
+        changed();
+    } catch (error) {
+        say(error.message);
+    }
+});
+
 $("generate-level").addEventListener("click", async () => {
     try {
         const [rows, cols] = size(32);
