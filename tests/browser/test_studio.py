@@ -139,6 +139,10 @@ def test_a_designer_draws_a_board_and_the_page_agrees_with_the_command_line(brow
     lit = {(int(e.get_attribute("data-r")) + 1, int(e.get_attribute("data-c")) + 1)
            for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.hinted")}
     assert lit == {tuple(c) for c in step["cells"]}
+    # Check: from no piece there is a tiling; a piece in no tiling is named.
+    browser.find_element(By.ID, "check").click()
+    WebDriverWait(browser, 30).until(lambda d: text(d, "check-result"))
+    assert text(browser, "check-result") == "there is still a tiling from here"
 
 
 def test_a_board_generated_at_a_level_grades_at_that_level(browser, studio, tmp_path):

@@ -48,16 +48,19 @@ fn one_board(text: &str) -> Result<Instance, String> {
     }
 }
 
+/// The one tiling (or set of pieces) of `text`; `what` says what the call wants of it
+/// when there are several.
+fn one_tiling(text: &str, what: &str) -> Result<Solution, String> {
+    let mut tilings = parse_given_solutions(text, SOLUTION).map_err(|e| e.to_string())?;
+    match tilings.len() {
+        1 => Ok(tilings.remove(0)),
+        n => Err(format!("{SOLUTION} holds {n} solutions; {what}")),
+    }
+}
+
 /// The one tiling of `text`, which must be a tiling of `board`.
 fn one_tiling_of(board: &Instance, text: &str) -> Result<Solution, String> {
-    let mut tilings = parse_given_solutions(text, SOLUTION).map_err(|e| e.to_string())?;
-    if tilings.len() != 1 {
-        return Err(format!(
-            "{SOLUTION} holds {} solutions; this call takes one",
-            tilings.len()
-        ));
-    }
-    let tiling = tilings.remove(0);
+    let tiling = one_tiling(text, "this call takes one")?;
     verify(board, &tiling).map_err(|violation| {
         format!(
             "{SOLUTION} is not a solution of `{}`: {violation}",
@@ -126,14 +129,7 @@ pub fn verify_text(instance: &str, solution: &str) -> Result<String, String> {
 #[wasm_bindgen(js_name = cluesOf)]
 pub fn clues_of(instance: &str, solution: &str) -> Result<String, String> {
     let board = one_board(instance)?;
-    let mut tilings = parse_given_solutions(solution, SOLUTION).map_err(|e| e.to_string())?;
-    if tilings.len() != 1 {
-        return Err(format!(
-            "{SOLUTION} holds {} solutions; this call takes one",
-            tilings.len()
-        ));
-    }
-    let tiling = tilings.remove(0);
+    let tiling = one_tiling(solution, "this call takes one")?;
     let clued = with_clues_of(
         board.name.clone(),
         board.rows,
@@ -250,15 +246,9 @@ fn millis(timeout_ms: u32) -> Option<Duration> {
 
 /// The pieces placed so far: none when not given (the command line's PARTIAL left out).
 fn placed(partial: Option<String>) -> Result<Solution, String> {
-    let Some(text) = partial else {
-        return Ok(Solution::default());
-    };
-    let mut tilings = parse_given_solutions(&text, SOLUTION).map_err(|e| e.to_string())?;
-    match tilings.len() {
-        1 => Ok(tilings.remove(0)),
-        n => Err(format!(
-            "{SOLUTION} holds {n} solutions; give the pieces placed so far as one"
-        )),
+    match partial {
+        None => Ok(Solution::default()),
+        Some(text) => one_tiling(&text, "give the pieces placed so far as one"),
     }
 }
 

@@ -400,13 +400,23 @@ $("propose").addEventListener("click", () => {
 
 // ---------- the player ----------
 
+/// The next deduction from the pieces placed: the engine's walkthrough of one step.
+async function nextStep() {
+    if (!state.clues) throw new Error("the board has no clues yet");
+    stopEngine();
+    return JSON.parse(await ask("hint", instanceJson(state.clues), solutionJson(), 2000));
+}
+
+/// How many pieces placed are in no tiling.
+function wrongPieces(walk) {
+    return walk.take_back.vertical.length + walk.take_back.horizontal.length;
+}
+
 $("hint").addEventListener("click", async () => {
     try {
-        if (!state.clues) throw new Error("the board has no clues yet");
-        stopEngine();
-        const walk = JSON.parse(await ask("hint", instanceJson(state.clues), solutionJson(), 2000));
+        const walk = await nextStep();
         const step = walk.steps[0];
-        if (walk.take_back.vertical.length + walk.take_back.horizontal.length > 0) {
+        if (wrongPieces(walk) > 0) {
             $("hint-reason").textContent = "some pieces placed are in no tiling: take them back";
             state.hinted = new Set();
         } else if (!step) {
@@ -424,10 +434,7 @@ $("hint").addEventListener("click", async () => {
 
 $("check").addEventListener("click", async () => {
     try {
-        if (!state.clues) throw new Error("the board has no clues yet");
-        stopEngine();
-        const walk = JSON.parse(await ask("hint", instanceJson(state.clues), solutionJson(), 2000));
-        const back = walk.take_back.vertical.length + walk.take_back.horizontal.length;
+        const back = wrongPieces(await nextStep());
         $("check-result").textContent = back > 0
             ? `no tiling from here: take back ${back} piece${back === 1 ? "" : "s"}`
             : "there is still a tiling from here";
