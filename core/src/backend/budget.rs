@@ -133,6 +133,18 @@ impl Budget<'_> {
         }
     }
 
+    /// This budget's deadline and stop flags alone, without the start hook or the slot
+    /// beside the search: what a callback that must own what it reads may hold (a SAT
+    /// solver's terminator).
+    pub fn detached(&self) -> Budget<'static> {
+        Budget {
+            deadline: self.deadline,
+            stops: self.stops.clone(),
+            on_check: None,
+            beside: None,
+        }
+    }
+
     /// This budget, stopped also when `flag` is raised.
     #[must_use]
     pub fn stopped_also_by(mut self, flag: Arc<AtomicBool>) -> Self {

@@ -275,11 +275,7 @@ mod cadical {
         }
         // The terminator must own what it reads: the deadline and the stop flag, not a
         // portfolio's start hook (a first member started the others from it).
-        let budget = Budget {
-            on_check: None,
-            beside: None,
-            ..budget.clone()
-        };
+        let budget = budget.detached();
         solver.attach_terminator(move || {
             if budget.expired() {
                 ControlSignal::Terminate
