@@ -2,7 +2,9 @@
 //!
 //! A board and its files ([`puzzle`]), clue inversion into the model ([`model`]), the
 //! cardinality encodings ([`encode`]) and the lowerings to solver formats ([`lower`]);
-//! and what tells work to stop besides its deadline ([`stop`]).
+//! the backend contract with the native search and the frontier DP ([`backend`]), the
+//! designer's and player's tools ([`design`]), the proofs' text ([`certify`]); and what
+//! tells work to stop besides its deadline ([`stop`]).
 //! Nothing here starts a process, catches a signal, opens a file or spawns a thread, and
 //! the clock is read through [`time`], so the crate builds for
 //! `wasm32-unknown-unknown` and a page runs the same code as the command line. The
@@ -41,6 +43,7 @@ macro_rules! from_str_by_name {
 }
 
 pub mod backend;
+pub mod certify;
 pub mod design;
 pub mod driver;
 pub mod encode;

@@ -22,7 +22,8 @@ pub mod check;
 mod checker;
 pub mod pb;
 pub mod prove;
-pub mod rules;
+
+pub use dominofit_core::certify::rules;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

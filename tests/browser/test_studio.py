@@ -8,6 +8,7 @@ import http.server
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import threading
 
@@ -85,19 +86,28 @@ def test_a_designer_draws_a_board_and_the_page_agrees_with_the_command_line(brow
     blocked = {(int(e.get_attribute("data-r")), int(e.get_attribute("data-c")))
                for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.blocked")}
     assert blocked == {(0, 0), (0, 1), (5, 4), (5, 5)}
-    # A tiling by clicks: vertical pieces down columns 0 and 1 below the blocked cells,
-    # horizontal pieces elsewhere.
+    # A tiling: vertical pieces down columns 0 and 1 below the blocked cells, by clicks
+    # and by drags (down and up); horizontal pieces elsewhere, by clicks and a drag
+    # from right to left.
     choose(browser, "mode", "vertical")
-    for r in (1, 3):
-        for c in (0, 1):
-            cell(browser, r, c).click()
+    for r, c in ((1, 0), (3, 0)):
+        cell(browser, r, c).click()
+    choose(browser, "mode", "drag")
+    for start, end in (((1, 1), (2, 1)), ((4, 1), (3, 1)), ((5, 1), (5, 0))):
+        ActionChains(browser).click_and_hold(cell(browser, *start)) \
+            .move_to_element(cell(browser, *end)).release().perform()
     choose(browser, "mode", "horizontal")
     for r in range(6):
         for c in (2, 4):
             if (r, c) != (5, 4):
                 cell(browser, r, c).click()
-    cell(browser, 5, 0).click()
     assert text(browser, "message") == ""
+    dots = {(int(e.get_attribute("data-r")), int(e.get_attribute("data-c"))): e.text
+            for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.piece")}
+    # The dragged pieces lie where they were dragged, with their dots: a vertical
+    # piece's on its top cell, a horizontal piece's two on its right cell.
+    assert (dots[(1, 1)], dots[(2, 1)], dots[(3, 1)], dots[(4, 1)]) == ("●", "", "●", "")
+    assert (dots[(5, 0)], dots[(5, 1)]) == ("", "●●")
     verdict = settled(browser, "verdict")
     level = settled(browser, "level")
     board = json.loads(exported(browser, "export-instance"))
@@ -139,6 +149,21 @@ def test_a_designer_draws_a_board_and_the_page_agrees_with_the_command_line(brow
     lit = {(int(e.get_attribute("data-r")) + 1, int(e.get_attribute("data-c")) + 1)
            for e in browser.find_elements(By.CSS_SELECTOR, "#grid .cell.hinted")}
     assert lit == {tuple(c) for c in step["cells"]}
+    # The hint's proof: the command line's files, byte for byte, which VeriPB accepts.
+    browser.find_element(By.ID, "hint-proof").click()
+    WebDriverWait(browser, 30).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#downloads a")) == 2)
+    offered = {}
+    for link in browser.find_elements(By.CSS_SELECTOR, "#downloads a"):
+        offered[link.get_attribute("download")] = browser.execute_async_script(
+            "fetch(arguments[0]).then((r) => r.text()).then(arguments[1]);", link.get_attribute("href"))
+    proof_dir = tmp_path / "proof"
+    dominofit("hint", str(path), "--proof", str(proof_dir))
+    assert offered == {name: (proof_dir / name).read_text() for name in ("hint.opb", "hint.pbp")}
+    assert browser.find_element(By.ID, "export").get_attribute("value") == offered["hint.pbp"]
+    if shutil.which("veripb"):
+        subprocess.run(["veripb", str(proof_dir / "hint.opb"), str(proof_dir / "hint.pbp")], check=True,
+                       capture_output=True)
     # Check: from no piece there is a tiling; a piece in no tiling is named.
     browser.find_element(By.ID, "check").click()
     WebDriverWait(browser, 30).until(lambda d: text(d, "check-result"))

@@ -260,6 +260,8 @@ fn the_module_rows_name_every_file_of_their_folders() {
         ("design", "core/src/design/explain"),
         ("certify", "src/certify"),
         ("certify", "src/certify/pb"),
+        ("certify", "core/src/certify"),
+        ("certify", "core/src/certify/pb"),
         ("backend::registry", "src/backend/registry"),
     ] {
         let text = row(module);

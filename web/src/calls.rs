@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use dominofit_core::backend::Budget;
 use dominofit_core::backend::native::Native;
+use dominofit_core::certify::pb;
 use dominofit_core::design;
 use dominofit_core::driver::{self, Request};
 use dominofit_core::encode::Encoding;
@@ -287,6 +288,36 @@ pub fn hint(instance: &str, partial: Option<String>, timeout_ms: u32) -> Result<
     Ok(out)
 }
 
+/// The next deduction's proof: `{"formula", "proof"}`, the texts `dominofit hint FILE
+/// [PARTIAL] --proof DIR` writes to `DIR/hint.opb` and `DIR/hint.pbp`, which VeriPB
+/// checks (the rules, the pieces placed and the hint's conclusion denied, refuted).
+///
+/// # Errors
+/// As [`hint`]; and a position with no next step has nothing to prove.
+#[wasm_bindgen(js_name = hintProof)]
+pub fn hint_proof(
+    instance: &str,
+    partial: Option<String>,
+    timeout_ms: u32,
+) -> Result<String, String> {
+    dominofit_core::memory::set_limit(Some(BUDGET));
+    let board = one_board(instance)?;
+    let given = placed(partial)?;
+    let budget = Budget::with_timeout(millis(timeout_ms));
+    let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
+    let Some(step) = walk.steps.first() else {
+        let outcome = serde_json::to_string(&walk.outcome).map_err(|e| e.to_string())?;
+        return Err(format!(
+            "there is no step to prove (the walkthrough ends {outcome})"
+        ));
+    };
+    let proof = pb::hint::hint_proof(&board, &walk.given, &Solution::default(), step)
+        .map_err(|e| e.to_string())?;
+    let mut out = serde_json::to_string(&proof).map_err(|e| e.to_string())?;
+    out.push('\n');
+    Ok(out)
+}
+
 /// The walkthrough from the pieces placed so far to the end, every step with its rule
 /// and reason: what `dominofit explain FILE [PARTIAL] --format json` prints, or with
 /// `page` the self-contained page of `--format html`.
@@ -440,6 +471,26 @@ mod tests {
         let closed = r#"{"name": "odd", "rows": 1, "cols": 3, "blocked": [],
                          "row_clues": [0], "col_clues": [0, 0, 0]}"#;
         assert!(random_tiling(closed, 3).unwrap_err().contains("no tiling"));
+    }
+
+    /// A hint's proof names the board's pieces in a formula with one constraint more
+    /// than the rules' (the conclusion denied) and ends in a contradiction; with the
+    /// whole tiling placed there is no step, and nothing to prove.
+    #[test]
+    fn a_hint_proof_refutes_the_denied_step_and_a_solved_board_has_none() {
+        let (board, tiling) = planted_by(6, 6, 7, 0, true, Tiling::Backtrack).unwrap();
+        let answer: serde_json::Value =
+            serde_json::from_str(&hint_proof(&board.to_json(), None, 0).unwrap()).unwrap();
+        let (formula, proof) = (
+            answer["formula"].as_str().unwrap(),
+            answer["proof"].as_str().unwrap(),
+        );
+        assert!(formula.starts_with("* #variable= "), "{formula}");
+        assert!(proof.ends_with("end pseudo-Boolean proof;\n"), "{proof}");
+        assert!(proof.contains("conclusion UNSAT"), "{proof}");
+        let whole = serde_json::to_string(&tiling).unwrap();
+        let refused = hint_proof(&board.to_json(), Some(whole), 0).unwrap_err();
+        assert!(refused.contains("no step to prove"), "{refused}");
     }
 
     /// Bad text and bad names get one message each, never a panic.

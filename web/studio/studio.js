@@ -239,19 +239,36 @@ function edit(r, c, dragging) {
     } else if (m === "erase") {
         const at = pieceAt(r, c);
         if (at >= 0) state.pieces.splice(at, 1);
+    } else if (m === "vertical" || m === "horizontal") {
+        place({ o: m === "vertical" ? "v" : "h", r, c });
+        return;
     } else {
-        const piece = { o: m === "vertical" ? "v" : "h", r, c };
-        const cells = cellsOf(piece);
-        const fits = cells.every(([a, b]) => a < state.rows && b < state.cols
-            && !state.blocked.has(key(a, b)) && pieceAt(a, b) < 0);
-        if (!fits) {
-            say("that piece does not fit there: it would leave the board, cover a blocked cell or another piece");
-            return;
-        }
-        state.pieces.push(piece);
+        return; // the drag mode lays its pieces as the drag reaches a neighbour
     }
     say("");
     changed();
+}
+
+/// Places `piece` if it fits on open cells no piece covers; says why not otherwise.
+function place(piece) {
+    const fits = cellsOf(piece).every(([a, b]) => a < state.rows && b < state.cols
+        && !state.blocked.has(key(a, b)) && pieceAt(a, b) < 0);
+    if (!fits) {
+        say("that piece does not fit there: it would leave the board, cover a blocked cell or another piece");
+        return;
+    }
+    state.pieces.push(piece);
+    say("");
+    changed();
+}
+
+let dragFrom = null; // in the drag mode: the cell a drag began on, until it reaches a neighbour
+
+/// The piece a drag from `from` to the neighbouring cell `to` lays: vertical across
+/// rows, horizontal across columns, named by its top or left cell.
+function pieceBetween([r1, c1], [r2, c2]) {
+    if (Math.abs(r1 - r2) + Math.abs(c1 - c2) !== 1) return null;
+    return { o: r1 !== r2 ? "v" : "h", r: Math.min(r1, r2), c: Math.min(c1, c2) };
 }
 
 function changed() {
@@ -273,15 +290,26 @@ $("grid").addEventListener("mousedown", (event) => {
     if (!cell) return;
     event.preventDefault();
     painting = null;
+    if (mode() === "drag") {
+        dragFrom = [Number(cell.dataset.r), Number(cell.dataset.c)];
+        return;
+    }
     edit(Number(cell.dataset.r), Number(cell.dataset.c), false);
     if (mode() !== "block") painting = null;
 });
 $("grid").addEventListener("mouseover", (event) => {
     const cell = event.target.closest(".cell");
+    if (cell && dragFrom && (event.buttons & 1)) {
+        const piece = pieceBetween(dragFrom, [Number(cell.dataset.r), Number(cell.dataset.c)]);
+        dragFrom = null;
+        if (piece) place(piece);
+        else say("drag from a cell to the one beside it or below it to lay a piece on both");
+        return;
+    }
     if (!cell || painting === null || !(event.buttons & 1)) return;
     edit(Number(cell.dataset.r), Number(cell.dataset.c), true);
 });
-document.addEventListener("mouseup", () => { painting = null; });
+document.addEventListener("mouseup", () => { painting = null; dragFrom = null; });
 
 function newBoard(rows, cols) {
     Object.assign(state, {
@@ -432,6 +460,21 @@ $("hint").addEventListener("click", async () => {
     }
 });
 
+$("hint-proof").addEventListener("click", async () => {
+    try {
+        if (!state.clues) throw new Error("the board has no clues yet");
+        stopEngine();
+        const proof = JSON.parse(await ask("hintProof", instanceJson(state.clues), solutionJson(), 2000));
+        offer([
+            { text: proof.proof, file: "hint.pbp", type: "text/plain" },
+            { text: proof.formula, file: "hint.opb", type: "text/plain" },
+        ]);
+        say("");
+    } catch (error) {
+        say(error.message);
+    }
+});
+
 $("check").addEventListener("click", async () => {
     try {
         const back = wrongPieces(await nextStep());
@@ -462,26 +505,33 @@ $("walk").addEventListener("click", async () => {
 
 // ---------- files ----------
 
-function offer(text, file, type) {
-    $("export").value = text;
-    const link = $("download");
-    link.href = URL.createObjectURL(new Blob([text], { type }));
-    link.download = file;
-    link.hidden = false;
+/// Shows the first of `files` ({text, file, type}) and offers each for download, under
+/// its file name.
+function offer(files) {
+    $("export").value = files[0].text;
+    const links = $("downloads");
+    for (const old of links.querySelectorAll("a")) URL.revokeObjectURL(old.href);
+    links.replaceChildren(...files.map(({ text, file, type }) => {
+        const link = document.createElement("a");
+        link.href = URL.createObjectURL(new Blob([text], { type }));
+        link.download = file;
+        link.textContent = `download ${file}`;
+        return link;
+    }));
 }
 
 $("export-instance").addEventListener("click", () => {
     if (!state.clues) return say("the board has no clues yet: cover every open cell");
-    offer(JSON.stringify(JSON.parse(instanceJson(state.clues))) + "\n", "board.json", "application/json");
+    offer([{ text: JSON.stringify(JSON.parse(instanceJson(state.clues))) + "\n", file: "board.json", type: "application/json" }]);
 });
 $("export-solution").addEventListener("click", () => {
-    offer(solutionJson() + "\n", "board.solution.json", "application/json");
+    offer([{ text: solutionJson() + "\n", file: "board.solution.json", type: "application/json" }]);
 });
 $("export-svg").addEventListener("click", async () => {
     try {
         if (!state.clues) throw new Error("the board has no clues yet: cover every open cell");
         const pieces = coversEveryOpenCell() ? solutionJson() : undefined;
-        offer(await ask("showSvg", instanceJson(state.clues), pieces), "board.svg", "image/svg+xml");
+        offer([{ text: await ask("showSvg", instanceJson(state.clues), pieces), file: "board.svg", type: "image/svg+xml" }]);
     } catch (error) {
         say(error.message);
     }

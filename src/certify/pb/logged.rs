@@ -8,9 +8,9 @@
 //! and goes on from is a dead end of the proof, whose nogood the blocking constraint
 //! confirms; so one search, told nothing in advance, proves either answer.
 
-use std::io::BufWriter;
 use std::path::Path;
 
+pub(super) use super::file::ProofFile;
 use super::formula::Ids;
 use super::inversion::{self, Inverted};
 use super::logger::{Counts, Logger};
@@ -34,9 +34,6 @@ pub struct Proved {
     /// Whether the small-board path decided (it logs only dead ends).
     pub small_path: bool,
 }
-
-/// Where a proof is written.
-pub(super) type ProofFile = BufWriter<std::fs::File>;
 
 pub(super) fn failed(what: &str, e: &dyn std::fmt::Display) -> ProveError {
     ProveError::Failed(format!("{what}: {e}"))
@@ -67,7 +64,7 @@ pub(super) fn begin_at(
 /// Derives the quotas of `model` in the proof file `file`, empty.
 pub(super) fn begin(instance: &Instance, model: &Model, file: std::fs::File) -> Begun {
     let ids = Ids::of(instance, model);
-    let mut out = ProofWriter::new(BufWriter::with_capacity(1 << 16, file), ids.rules());
+    let mut out = ProofWriter::new(ProofFile::new(file), ids.rules());
     match inversion::derive(model, instance, &ids, &mut out) {
         Inverted::Refuted(contradiction) => Begun::Refuted(out, contradiction),
         Inverted::Quotas(quotas) => Begun::Searching(Logger::new(out, ids, quotas)),

@@ -1,27 +1,24 @@
-//! Cutting-planes certificates, logged by the native engine as it reasons (VeriPB).
+//! Cutting-planes certificates (VeriPB), logged to files by the native engine as it
+//! reasons.
 //!
-//! The DRAT route re-solves the raw-rules CNF with a CDCL solver, whose resolution
-//! proofs of counting arguments blow up: boards the engine decides in under a second
-//! took CaDiCaL over a minute. Here the engine's own reasoning is the proof. The formula
-//! is the raw rules as linear equalities ([`formula`]); the proof derives the quotas the
-//! search propagates ([`inversion`]), then replays the search: every dead end a nogood
-//! that reverse unit propagation confirms, every counting argument (colour balance,
-//! Hall sets of the matching filter, line capacity, transport cuts, the LP's Farkas
-//! multipliers) the recipe its propagator wrote beside its check, printed as linear
-//! combinations ([`logger`]). VeriPB checks it.
+//! The proofs' text is the core's (`dominofit_core::certify::pb`, re-exported here
+//! under the same names): the formula of the raw rules as linear equalities
+//! ([`formula`]), the derivation of the quotas ([`inversion`]) and the recipes of the
+//! counting arguments printed as linear combinations ([`logger`]). What is here runs a
+//! search that writes them into a proof file as it goes ([`prove`] for another backend's
+//! answer, [`answer`] for the answer's own search), on threads for a portfolio; VeriPB
+//! checks the result.
 
 pub mod answer;
 #[cfg(test)]
 mod catalogue;
-pub mod formula;
-pub mod hint;
-pub mod inversion;
+mod file;
 mod logged;
-pub mod logger;
-mod room;
 #[cfg(test)]
 mod single;
-pub mod writer;
+
+// The proofs' text is the core's: a page writes a hint's proof with the same code.
+pub use dominofit_core::certify::pb::{formula, hint, inversion, logger, writer};
 
 use std::path::Path;
 

@@ -95,6 +95,7 @@ impl Sum {
 
 /// Where a proof goes: written in order, and cut back to an earlier length when what
 /// followed is not needed (a refutation of the root makes the search's steps moot).
+/// Memory here; the library's proof file beside it.
 pub trait Output: Write {
     /// Drops everything after the first `bytes` bytes; writing goes on from there.
     ///
@@ -124,27 +125,6 @@ impl Output for Vec<u8> {
             }
             None => Err(std::io::Error::other("a patch past the end of the proof")),
         }
-    }
-}
-
-impl Output for std::io::BufWriter<std::fs::File> {
-    fn cut_to(&mut self, bytes: u64) -> std::io::Result<()> {
-        use std::io::Seek;
-        self.flush()?;
-        let file = self.get_mut();
-        file.set_len(bytes)?;
-        file.seek(std::io::SeekFrom::Start(bytes))?;
-        Ok(())
-    }
-
-    fn patch(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
-        use std::io::Seek;
-        self.flush()?;
-        let file = self.get_mut();
-        file.seek(std::io::SeekFrom::Start(at))?;
-        file.write_all(bytes)?;
-        file.seek(std::io::SeekFrom::End(0))?;
-        Ok(())
     }
 }
 

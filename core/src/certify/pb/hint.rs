@@ -23,8 +23,9 @@ use crate::design::explain::Step;
 use crate::model::{Families, compile};
 use crate::puzzle::{Instance, Piece, Solution};
 
-/// A hint's formula and proof, as files hold them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A hint's formula and proof, as files hold them (`hint --proof DIR` writes
+/// `hint.opb` and `hint.pbp`; a page gets both as one JSON object).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct HintProof {
     /// The OPB formula: the rules, what is known, the conclusion denied.
     pub formula: String,

@@ -42,7 +42,7 @@ pub fn rules_cnf(instance: &Instance, blocked: Option<&Solution>) -> Result<Stri
         &model,
         Encoding::Pairwise,
         crate::memory::budget(),
-        &crate::interrupt::requested,
+        &crate::stop::requested,
     )?;
     let blocking = blocked
         .map(|tiling| blocking_clause(&model, tiling))
@@ -63,7 +63,7 @@ pub fn rules_cnf(instance: &Instance, blocked: Option<&Solution>) -> Result<Stri
 ///
 /// # Errors
 /// A piece of the tiling is no placement of the board.
-pub(crate) fn tiling_placements(model: &Model, tiling: &Solution) -> Result<Vec<u32>, RulesError> {
+pub fn tiling_placements(model: &Model, tiling: &Solution) -> Result<Vec<u32>, RulesError> {
     let mut ids = Vec::new();
     for piece in tiling.pieces() {
         let id = model

@@ -10,14 +10,15 @@ use crate::backend::native::recipe::{Axiom, Kind, Operand, Recipe};
 
 /// Writes what the search tells it, numbered against the formula and the derived quotas.
 pub struct Logger<W: super::writer::Output> {
-    pub(super) out: ProofWriter<W>,
+    /// The proof written so far.
+    pub out: ProofWriter<W>,
     ids: Ids,
     /// `(≥, ≤)` of each quota group of the model searched.
     quotas: Vec<(Id, Id)>,
     /// The contradiction, once a dead end at the root was logged.
-    pub(super) contradiction: Option<Id>,
+    pub contradiction: Option<Id>,
     /// Steps logged, by kind: for the proof's statistics and the tests.
-    pub(super) counts: Counts,
+    pub counts: Counts,
     /// The proof as it stood when the root was settled, and its counts then: a
     /// refutation of the root cuts the search's steps.
     root: Option<(Mark, Counts)>,
