@@ -67,7 +67,9 @@ def main():
                     m = WRITTEN.match(line)
                     if m:
                         proof = size(m.group(5), m.group(6)) if m.group(5) else 0
-                        prove = float(m.group(7)) if m.group(7) else None
+                        # A proving time; "logged" for a proof the answer's own search
+                        # wrote (its time is the solve's); None where there is no proof.
+                        prove = float(m.group(7)) if m.group(7) else ("logged" if m.group(5) else None)
                         written[m.group(1)] = (m.group(2), proof, prove)
             check = subprocess.run([args.binary, "check-certificate", certs], capture_output=True, text=True)
             checked = {}
@@ -81,7 +83,8 @@ def main():
                     continue
                 solves = [t for st, t in solved.values() if st == status]
                 proofs = [v[1] for _, v in rows]
-                proves = [v[2] for _, v in rows if v[2] is not None]
+                proves = [v[2] for _, v in rows if isinstance(v[2], float)]
+                logged = any(v[2] == "logged" for _, v in rows)
                 checks = [checked[d] for d, _ in rows if d in checked]
                 accepted = sum(1 for d, _ in rows if d in checked)
 
@@ -89,8 +92,9 @@ def main():
                     return f"{b / 1024:,.0f} KiB" if b < 1024**2 else f"{b / 1024**2:,.1f} MiB"
                 solve = f"{statistics.median(solves):,.3f}" if solves else "—"
                 # Proofs the answer's search logged took no time of their own.
-                prove_median = f"{statistics.median(proves):.1f}" if proves else "in the solve"
-                prove_max = f"{max(proves):,.1f}" if proves else "in the solve"
+                unproved_words = "in the solve" if logged else "—"
+                prove_median = f"{statistics.median(proves):.1f}" if proves else unproved_words
+                prove_max = f"{max(proves):,.1f}" if proves else unproved_words
                 print(f"| {name} | {status} | {accepted}/{len(rows)} accepted | {solve} | "
                       f"{kib(statistics.median(proofs))} | {kib(max(proofs))} | {prove_median} | "
                       f"{prove_max} | {statistics.median(checks) if checks else 0:.1f} | {max(checks) if checks else 0:,.1f} |")

@@ -10,7 +10,7 @@ use super::files;
 use super::say::say;
 use dominofit::backend::Budget;
 use dominofit::certify::pb::hint::hint_proof;
-use dominofit::design::explain::{Outcome, Step, page, piece_words};
+use dominofit::design::explain::{Outcome, Step, page};
 use dominofit::design::{Walkthrough, explain as walk, hint as next_step};
 use dominofit::escape::terminal;
 use dominofit::files::{read_instances, read_solutions};
@@ -91,7 +91,7 @@ pub(super) fn draw_hint(
 /// nothing to prove, and `dir` is then left as it was.
 fn write_proof(instance: &Instance, walk: &Walkthrough, dir: &Path) -> Result<()> {
     let Some(step) = walk.steps.first() else {
-        bail!("there is no step to prove: {}", ending(walk));
+        bail!("there is no step to prove: {}", walk.ending());
     };
     files::check_output_dir(dir, &["hint.opb", "hint.pbp"])?;
     let proof = hint_proof(instance, &walk.given, &Solution::default(), step)?;
@@ -141,34 +141,6 @@ fn marks(step: &Step) -> Marks {
     }
 }
 
-/// What the walkthrough's end says, in words.
-fn ending(walk: &Walkthrough) -> String {
-    match walk.outcome {
-        Outcome::Solved => match walk.hardest.as_deref() {
-            Some(hardest) => format!("solved: every cell is covered (hardest rung: {hardest})"),
-            None => "solved: every cell is covered".to_string(),
-        },
-        Outcome::NoTiling => "no tiling: the last step shows the position has none".to_string(),
-        Outcome::WrongMoves => match walk.take_back.pieces().next() {
-            Some(piece) => format!(
-                "no tiling has all the pieces placed: no tiling with the others has {}; \
-                 take it back",
-                piece_words(&piece)
-            ),
-            None => "no tiling has all the pieces placed (no one of them alone is to blame); \
-                     take some back"
-                .to_string(),
-        },
-        Outcome::Stuck => format!(
-            "stuck: no rule of the ladder decides anything more, with {} pieces open \
-             (the board needs search, or has several tilings)",
-            walk.open_pieces
-        ),
-        Outcome::Paused => "more steps follow".to_string(),
-        Outcome::Stopped => "stopped by the time limit".to_string(),
-    }
-}
-
 /// A step in words, indented under its heading.
 fn step_text(step: &Step) -> String {
     let mut out = format!("[{}, {}] {}\n", step.rung, rule_name(step), step.reason);
@@ -199,7 +171,7 @@ fn hint_text(walk: &Walkthrough) -> String {
     let name = terminal(&walk.name);
     match walk.steps.first() {
         Some(step) => format!("{name}: next step {}", step_text(step)),
-        None => format!("{name}: {}\n", ending(walk)),
+        None => format!("{name}: {}\n", walk.ending()),
     }
 }
 
@@ -208,6 +180,6 @@ fn walk_text(walk: &Walkthrough) -> String {
     for (i, step) in walk.steps.iter().enumerate() {
         out.push_str(&format!("{:>4}. {}", i + 1, step_text(step)));
     }
-    out.push_str(&format!("{}\n", ending(walk)));
+    out.push_str(&format!("{}\n", walk.ending()));
     out
 }

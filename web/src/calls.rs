@@ -306,10 +306,7 @@ pub fn hint_proof(
     let budget = Budget::with_timeout(millis(timeout_ms));
     let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
     let Some(step) = walk.steps.first() else {
-        let outcome = serde_json::to_string(&walk.outcome).map_err(|e| e.to_string())?;
-        return Err(format!(
-            "there is no step to prove (the walkthrough ends {outcome})"
-        ));
+        return Err(format!("there is no step to prove: {}", walk.ending()));
     };
     let proof = pb::hint::hint_proof(&board, &walk.given, &Solution::default(), step)
         .map_err(|e| e.to_string())?;
@@ -473,9 +470,9 @@ mod tests {
         assert!(random_tiling(closed, 3).unwrap_err().contains("no tiling"));
     }
 
-    /// A hint's proof names the board's pieces in a formula with one constraint more
-    /// than the rules' (the conclusion denied) and ends in a contradiction; with the
-    /// whole tiling placed there is no step, and nothing to prove.
+    /// A hint's proof: a formula with one constraint more than the rules' (the
+    /// conclusion denied), refuted; with the whole tiling placed there is no step, and
+    /// nothing to prove, said in the command line's words.
     #[test]
     fn a_hint_proof_refutes_the_denied_step_and_a_solved_board_has_none() {
         let (board, tiling) = planted_by(6, 6, 7, 0, true, Tiling::Backtrack).unwrap();
@@ -485,12 +482,20 @@ mod tests {
             answer["formula"].as_str().unwrap(),
             answer["proof"].as_str().unwrap(),
         );
-        assert!(formula.starts_with("* #variable= "), "{formula}");
+        let rules = pb::rules_opb(&board, None).unwrap();
+        let constraints = |text: &str| -> u64 {
+            let (_, after) = text.split_once("#constraint= ").unwrap();
+            after.split_whitespace().next().unwrap().parse().unwrap()
+        };
+        assert_eq!(constraints(formula), constraints(&rules) + 1, "{formula}");
         assert!(proof.ends_with("end pseudo-Boolean proof;\n"), "{proof}");
         assert!(proof.contains("conclusion UNSAT"), "{proof}");
         let whole = serde_json::to_string(&tiling).unwrap();
         let refused = hint_proof(&board.to_json(), Some(whole), 0).unwrap_err();
-        assert!(refused.contains("no step to prove"), "{refused}");
+        assert_eq!(
+            refused,
+            "there is no step to prove: solved: every cell is covered"
+        );
     }
 
     /// Bad text and bad names get one message each, never a panic.

@@ -287,7 +287,8 @@ function designer() {
 
 $("grid").addEventListener("mousedown", (event) => {
     const cell = event.target.closest(".cell");
-    if (!cell) return;
+    dragFrom = null;
+    if (!cell || event.button !== 0) return;
     event.preventDefault();
     painting = null;
     if (mode() === "drag") {
@@ -299,11 +300,14 @@ $("grid").addEventListener("mousedown", (event) => {
 });
 $("grid").addEventListener("mouseover", (event) => {
     const cell = event.target.closest(".cell");
-    if (cell && dragFrom && (event.buttons & 1)) {
-        const piece = pieceBetween(dragFrom, [Number(cell.dataset.r), Number(cell.dataset.c)]);
+    if (cell && dragFrom && mode() === "drag" && (event.buttons & 1)) {
+        const to = [Number(cell.dataset.r), Number(cell.dataset.c)];
+        // Back on the cell it began on (over the gap between cells and back): not yet.
+        if (to[0] === dragFrom[0] && to[1] === dragFrom[1]) return;
+        const piece = pieceBetween(dragFrom, to);
         dragFrom = null;
         if (piece) place(piece);
-        else say("drag from a cell to the one beside it or below it to lay a piece on both");
+        else say("drag from a cell to a cell next to it (beside it, above or below) to lay a piece on both");
         return;
     }
     if (!cell || painting === null || !(event.buttons & 1)) return;

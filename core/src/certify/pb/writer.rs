@@ -95,7 +95,8 @@ impl Sum {
 
 /// Where a proof goes: written in order, and cut back to an earlier length when what
 /// followed is not needed (a refutation of the root makes the search's steps moot).
-/// Memory here; the library's proof file beside it.
+/// Implemented here for memory (a hint's proof); the library implements it for the
+/// proof file a logged search writes.
 pub trait Output: Write {
     /// Drops everything after the first `bytes` bytes; writing goes on from there.
     ///

@@ -79,6 +79,39 @@ pub struct Walkthrough {
     pub hardest: Option<String>,
 }
 
+impl Walkthrough {
+    /// How it ended, in words: what the command line prints after the last step, and a
+    /// page says when there is no step to show or to prove.
+    pub fn ending(&self) -> String {
+        match self.outcome {
+            Outcome::Solved => match self.hardest.as_deref() {
+                Some(hardest) => {
+                    format!("solved: every cell is covered (hardest rung: {hardest})")
+                }
+                None => "solved: every cell is covered".to_string(),
+            },
+            Outcome::NoTiling => "no tiling: the last step shows the position has none".to_string(),
+            Outcome::WrongMoves => match self.take_back.pieces().next() {
+                Some(piece) => format!(
+                    "no tiling has all the pieces placed: no tiling with the others has {}; \
+                     take it back",
+                    piece_words(&piece)
+                ),
+                None => "no tiling has all the pieces placed (no one of them alone is to \
+                         blame); take some back"
+                    .to_string(),
+            },
+            Outcome::Stuck => format!(
+                "stuck: no rule of the ladder decides anything more, with {} pieces open \
+                 (the board needs search, or has several tilings)",
+                self.open_pieces
+            ),
+            Outcome::Paused => "more steps follow".to_string(),
+            Outcome::Stopped => "stopped by the time limit".to_string(),
+        }
+    }
+}
+
 /// Why no walkthrough could be made.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
