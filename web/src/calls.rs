@@ -278,14 +278,25 @@ pub fn grade(instance: &str, timeout_ms: u32) -> Result<String, String> {
 /// The text is not one board, the pieces are not readable, or the board too large.
 #[wasm_bindgen]
 pub fn hint(instance: &str, partial: Option<String>, timeout_ms: u32) -> Result<String, String> {
+    let (_, walk) = next_step(instance, partial, timeout_ms)?;
+    let mut out = serde_json::to_string(&walk).map_err(|e| e.to_string())?;
+    out.push('\n');
+    Ok(out)
+}
+
+/// The board of `instance` and its next step from the pieces of `partial`, within
+/// `timeout_ms` (0: none): what [`hint`] prints and [`hint_proof`] proves.
+fn next_step(
+    instance: &str,
+    partial: Option<String>,
+    timeout_ms: u32,
+) -> Result<(Instance, design::explain::Walkthrough), String> {
     dominofit_core::memory::set_limit(Some(BUDGET));
     let board = one_board(instance)?;
     let given = placed(partial)?;
     let budget = Budget::with_timeout(millis(timeout_ms));
     let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
-    let mut out = serde_json::to_string(&walk).map_err(|e| e.to_string())?;
-    out.push('\n');
-    Ok(out)
+    Ok((board, walk))
 }
 
 /// The next deduction's proof: `{"formula", "proof"}`, the texts `dominofit hint FILE
@@ -300,11 +311,7 @@ pub fn hint_proof(
     partial: Option<String>,
     timeout_ms: u32,
 ) -> Result<String, String> {
-    dominofit_core::memory::set_limit(Some(BUDGET));
-    let board = one_board(instance)?;
-    let given = placed(partial)?;
-    let budget = Budget::with_timeout(millis(timeout_ms));
-    let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
+    let (board, walk) = next_step(instance, partial, timeout_ms)?;
     let Some(step) = walk.steps.first() else {
         return Err(format!("there is no step to prove: {}", walk.ending()));
     };
