@@ -432,11 +432,17 @@ $("propose").addEventListener("click", () => {
 
 // ---------- the player ----------
 
-/// The next deduction from the pieces placed: the engine's walkthrough of one step.
-async function nextStep() {
+/// The engine's answer to `call` on the board shown and the pieces placed (then `rest`),
+/// parsed; a call still running is stopped, since the player's new request replaces it.
+async function askAboutPosition(call, ...rest) {
     if (!state.clues) throw new Error("the board has no clues yet");
     stopEngine();
-    return JSON.parse(await ask("hint", instanceJson(state.clues), solutionJson(), 2000));
+    return JSON.parse(await ask(call, instanceJson(state.clues), solutionJson(), ...rest));
+}
+
+/// The next deduction from the pieces placed: the engine's walkthrough of one step.
+function nextStep() {
+    return askAboutPosition("hint", 2000);
 }
 
 /// How many pieces placed are in no tiling.
@@ -466,9 +472,7 @@ $("hint").addEventListener("click", async () => {
 
 $("hint-proof").addEventListener("click", async () => {
     try {
-        if (!state.clues) throw new Error("the board has no clues yet");
-        stopEngine();
-        const proof = JSON.parse(await ask("hintProof", instanceJson(state.clues), solutionJson(), 2000));
+        const proof = await askAboutPosition("hintProof", 2000);
         offer([
             { text: proof.proof, file: "hint.pbp", type: "text/plain" },
             { text: proof.formula, file: "hint.opb", type: "text/plain" },
@@ -492,9 +496,7 @@ $("check").addEventListener("click", async () => {
 
 $("walk").addEventListener("click", async () => {
     try {
-        if (!state.clues) throw new Error("the board has no clues yet");
-        stopEngine();
-        const walk = JSON.parse(await ask("explain", instanceJson(state.clues), solutionJson(), 5000, false));
+        const walk = await askAboutPosition("explain", 5000, false);
         const list = $("walk-steps");
         list.replaceChildren();
         for (const step of walk.steps) {
