@@ -16,7 +16,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use super::{Instance, MAX_CELLS, MAX_SIDE, Orientation, Piece, Solution};
+use super::{Instance, MAX_CELLS, MAX_SIDE, Piece, Solution};
 
 /// Errors in generator parameters.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -44,6 +44,9 @@ pub enum GenerateError {
     /// Parts that do not make a board (a caller's blocked cells of the wrong length).
     #[error(transparent)]
     Instance(#[from] super::InstanceError),
+    /// A stop request came before the board's tiling was made.
+    #[error(transparent)]
+    Stopped(#[from] super::backtrack::Stopped),
 }
 
 /// A uniform integer in `0..n` (n > 0), by rejection so every value is equally likely
@@ -145,29 +148,22 @@ pub fn planted_by(
             mate
         }
         // A rectangle (less its last cell when odd) always has a tiling.
-        Tiling::Backtrack => match super::backtrack::tiling(rows, cols, &blocked, &mut rng) {
-            Some(found) => found.mate,
-            None => unreachable!("a rectangle less at most one corner cell has a tiling"),
-        },
+        Tiling::Backtrack => {
+            match super::backtrack::tiling(
+                rows,
+                cols,
+                &blocked,
+                &mut rng,
+                &crate::stop::stopped_here,
+            )? {
+                Some(found) => found.mate,
+                None => unreachable!("a rectangle less at most one corner cell has a tiling"),
+            }
+        }
     };
 
     // Pieces of the tiling, by their start cell.
-    let mut pieces: Vec<Piece> = (0..cells)
-        .filter(|&k| mate[k] != NONE && (mate[k] as usize) > k)
-        .map(|k| {
-            let other = mate[k] as usize;
-            let orientation = if other == k + 1 && k % cols + 1 < cols {
-                Orientation::Horizontal
-            } else {
-                Orientation::Vertical
-            };
-            Piece {
-                row: k / cols,
-                col: k % cols,
-                orientation,
-            }
-        })
-        .collect();
+    let mut pieces: Vec<Piece> = super::perfect_matching::pieces(cols, &mate);
 
     // Remove a uniform number of pieces, at most a fifth, chosen uniformly.
     let removable = if holes { pieces.len() as u64 / 5 } else { 0 };

@@ -8,6 +8,7 @@ pub mod backtrack;
 pub mod draw;
 pub mod generate;
 pub mod parse;
+pub mod perfect_matching;
 mod strict_json;
 pub mod svg;
 pub mod verify;

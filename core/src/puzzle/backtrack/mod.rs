@@ -24,12 +24,18 @@ use rand_chacha::rand_core::Rng;
 
 mod matching;
 
-use matching::Matching;
 pub(crate) use matching::NONE;
+use matching::{Cover, Matching};
 
-/// Bytes per cell that making a tiling takes: the covered flags, the matching, and the
-/// search's marks, links and queue.
-pub const BYTES_PER_CELL: usize = 1 + 4 + 4 + 4 + 4 + 4;
+/// Bytes per cell that making a tiling takes: the covered flags, the matching, the
+/// tiling made, and the two searches' links, marks and queues (building the first
+/// matching takes less beside it).
+pub const BYTES_PER_CELL: usize = 1 + 4 + 4 + 4 + 2 * (4 + 4);
+
+/// The stop came before the tiling was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped before the random tiling was made")]
+pub struct Stopped;
 
 /// A tiling found by randomized row-major backtracking, and what it took.
 pub struct Backtracked {
@@ -44,15 +50,23 @@ pub struct Backtracked {
 }
 
 /// A tiling of the open cells of a `rows` × `cols` board by randomized row-major
-/// backtracking, or `None` when they have none.
+/// backtracking, or `None` when they have none; `stop` is asked now and then (a time
+/// limit, a stop request), and the tiling is the same whatever it says until it says
+/// stop.
+///
+/// # Errors
+/// `stop` said so first.
 pub fn tiling(
     rows: usize,
     cols: usize,
     blocked: &[bool],
     rng: &mut ChaCha8Rng,
-) -> Option<Backtracked> {
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Backtracked>, Stopped> {
     let cells = rows * cols;
-    let mut m = Matching::new(rows, cols, blocked.to_vec())?;
+    let Some(mut m) = Matching::new(rows, cols, blocked.to_vec(), stop)? else {
+        return Ok(None);
+    };
     let mut mate = vec![NONE; cells];
     let (mut nodes, mut refusals) = (0u64, 0u64);
     let mut next = 0usize;
@@ -61,11 +75,11 @@ pub fn tiling(
             next += 1;
         }
         if next == cells {
-            return Some(Backtracked {
+            return Ok(Some(Backtracked {
                 mate,
                 nodes,
                 refusals,
-            });
+            }));
         }
         let (r, c) = (next / cols, next % cols);
         let down = (r + 1 < rows && !m.covered[next + cols]).then_some(next + cols);
@@ -78,19 +92,22 @@ pub fn tiling(
         // The matching is perfect, so one of the ways keeps the rest tileable.
         let mut placed = false;
         for other in ways.into_iter().flatten() {
-            if m.cover(next, other) {
-                mate[next] = other as u32;
-                mate[other] = next as u32;
-                nodes += 1;
-                placed = true;
-                break;
+            match m.cover(next, other, stop) {
+                Cover::Placed => {
+                    mate[next] = other as u32;
+                    mate[other] = next as u32;
+                    nodes += 1;
+                    placed = true;
+                    break;
+                }
+                Cover::Refused => refusals += 1,
+                Cover::Stopped => return Err(Stopped),
             }
-            refusals += 1;
         }
         if !placed {
             // Unreachable while the matching is perfect: a cell with a partner has a
             // way that keeps it. Said rather than assumed.
-            return None;
+            return Ok(None);
         }
     }
 }

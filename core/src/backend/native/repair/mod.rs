@@ -25,9 +25,9 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 
 use crate::backend::Budget;
 use crate::model::{Family, Model, PlacementId};
-use crate::puzzle::{Orientation, Piece};
 use counts::Counts;
 use path::PathSearch;
+pub use path::Stopped;
 use tiling::{Cut, NONE, Tiling};
 
 /// What a run of moves ended with.
@@ -61,12 +61,17 @@ pub struct Repair {
 impl Repair {
     /// The repair of `model`'s board, from some tiling of its open cells, with coins from
     /// `seed`; `None` when the model has no cut quotas (it was compiled without them, or
-    /// clue inversion refuted the board) or the open cells have no tiling at all.
-    pub fn new(model: &Model, seed: u64) -> Option<Repair> {
+    /// clue inversion refuted the board) or the open cells have no tiling at all. The
+    /// first tiling looks at `budget` while it is built (on a board made for it, that
+    /// takes longer than its moves).
+    ///
+    /// # Errors
+    /// The budget ran out before the first tiling was built.
+    pub fn new(model: &Model, seed: u64, budget: &Budget) -> Result<Option<Repair>, Stopped> {
         let (rows, cols) = (model.rows, model.cols);
         let cut_quotas = !matches!(model.families, crate::model::Families::RawSums);
         if model.infeasible.is_some() || !cut_quotas || rows == 0 || cols == 0 {
-            return None;
+            return Ok(None);
         }
         // A cut with no quota group has quota zero (clue inversion leaves out the cuts
         // with no member and a zero quota).
@@ -74,16 +79,22 @@ impl Repair {
         let mut t = vec![0i64; cols - 1];
         for group in &model.quotas {
             let quota = i64::from(group.quota);
-            match group.family {
-                Family::U => *u.get_mut(group.index.checked_sub(1)?)? = quota,
-                Family::T => *t.get_mut(group.index.checked_sub(1)?)? = quota,
-                _ => {}
-            }
+            let line = match group.family {
+                Family::U => &mut u,
+                Family::T => &mut t,
+                _ => continue,
+            };
+            let Some(slot) = group.index.checked_sub(1).and_then(|k| line.get_mut(k)) else {
+                return Ok(None);
+            };
+            *slot = quota;
         }
         let open: Vec<bool> = (0..rows * cols)
             .map(|k| model.instance.is_open(k / cols, k % cols))
             .collect();
-        let tiling = path::any_tiling(rows, cols, &open)?;
+        let Some(tiling) = path::any_tiling(rows, cols, &open, &|| budget.expired())? else {
+            return Ok(None);
+        };
         let mut counts = Counts::new(&u, &t);
         for cell in 0..rows * cols {
             let p = tiling.partner[cell];
@@ -93,13 +104,13 @@ impl Repair {
         }
         let mut search = PathSearch::new(rows * cols);
         search.seed(seed ^ 0x5265_7061_6972);
-        Some(Repair {
+        Ok(Some(Repair {
             tiling,
             counts,
             search,
             rng: ChaCha8Rng::seed_from_u64(seed),
             moves: 0,
-        })
+        }))
     }
 
     /// `Σ |count - quota|` over the cuts: zero exactly when the tiling is an answer.
@@ -221,26 +232,12 @@ impl Repair {
 
     /// The tiling as placements of `model`, in increasing order.
     fn placements(&self, model: &Model) -> Vec<PlacementId> {
-        let cols = self.tiling.cols;
-        let mut ids: Vec<PlacementId> = Vec::new();
-        for (cell, &p) in self.tiling.partner.iter().enumerate() {
-            if p == NONE || (p as usize) < cell {
-                continue;
-            }
-            let orientation = if p as usize == cell + 1 && cell % cols + 1 < cols {
-                Orientation::Horizontal
-            } else {
-                Orientation::Vertical
-            };
-            let piece = Piece {
-                row: cell / cols,
-                col: cell % cols,
-                orientation,
-            };
-            if let Ok(id) = model.placements.binary_search(&piece) {
-                ids.push(id as PlacementId);
-            }
-        }
+        let pieces =
+            crate::puzzle::perfect_matching::pieces(self.tiling.cols, &self.tiling.partner);
+        let mut ids: Vec<PlacementId> = (pieces.iter())
+            .filter_map(|piece| model.placements.binary_search(piece).ok())
+            .map(|id| id as PlacementId)
+            .collect();
         ids.sort_unstable();
         ids
     }

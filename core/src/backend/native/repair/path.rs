@@ -5,44 +5,31 @@
 //! neighbour order is drawn, so that repeated moves at one place try different paths.
 
 use super::tiling::{NONE, Tiling};
+use crate::puzzle::perfect_matching::{Matched, perfect_matching};
 
-/// Some perfect matching of the open cells (`open[cell]`): greedy pairs row by row,
-/// then an augmenting path for each cell left; `None` when there is none.
-pub fn any_tiling(rows: usize, cols: usize, open: &[bool]) -> Option<Tiling> {
-    let cells = rows * cols;
-    let mut t = Tiling {
-        rows,
-        cols,
-        partner: vec![NONE; cells],
-    };
-    for cell in 0..cells {
-        if !open[cell] || t.partner[cell] != NONE {
-            continue;
-        }
-        let free = |n: usize| open[n] && t.partner[n] == NONE;
-        let next = [
-            (cell % cols + 1 < cols).then(|| cell + 1),
-            (cell / cols + 1 < rows).then(|| cell + cols),
-        ]
-        .into_iter()
-        .flatten()
-        .find(|&n| free(n));
-        if let Some(n) = next {
-            t.partner[cell] = n as u32;
-            t.partner[n] = cell as u32;
-        }
+/// Some perfect matching of the open cells (`open[cell]`), or why there is none
+/// ([`perfect_matching`]: Hopcroft–Karp phases from greedy pairs), looking at `stop`
+/// as it goes.
+pub fn any_tiling(
+    rows: usize,
+    cols: usize,
+    open: &[bool],
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Tiling>, Stopped> {
+    match perfect_matching(rows, cols, &|cell| open[cell], stop) {
+        Matched::Perfect(partner) => Ok(Some(Tiling {
+            rows,
+            cols,
+            partner,
+        })),
+        Matched::Imperfect => Ok(None),
+        Matched::Stopped => Err(Stopped),
     }
-    let mut search = PathSearch::new(cells);
-    for cell in 0..cells {
-        if open[cell] && t.partner[cell] == NONE {
-            let found = search.augment(&mut t, open, cell as u32, usize::MAX);
-            if !found {
-                return None;
-            }
-        }
-    }
-    Some(t)
 }
+
+/// The budget ran out before the first tiling was built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
 
 /// The search's scratch arrays, sized once to the board, and the log of what the last
 /// flips changed (so that a move can be undone).
@@ -179,39 +166,5 @@ impl PathSearch {
             }
             y = next;
         }
-    }
-
-    /// An augmenting path from the unpaired open `start` to any unpaired open cell,
-    /// flipped: the start of a perfect matching.
-    pub fn augment(&mut self, t: &mut Tiling, open: &[bool], start: u32, limit: usize) -> bool {
-        let epoch = self.next_epoch();
-        self.queue.clear();
-        self.queue.push(start);
-        self.seen[start as usize] = epoch;
-        let mut head = 0;
-        while head < self.queue.len() && self.queue.len() <= limit {
-            self.explored += 1;
-            let x = self.queue[head] as usize;
-            head += 1;
-            for y in t.neighbours(x).into_iter().flatten() {
-                let yu = y as usize;
-                if !open[yu] || self.seen[yu] == epoch {
-                    continue;
-                }
-                self.seen[yu] = epoch;
-                self.from[yu] = x as u32;
-                let z = t.partner[yu];
-                if z == NONE {
-                    self.flip(t, y);
-                    self.log.clear();
-                    return true;
-                }
-                if self.seen[z as usize] != epoch {
-                    self.seen[z as usize] = epoch;
-                    self.queue.push(z);
-                }
-            }
-        }
-        false
     }
 }

@@ -21,7 +21,7 @@ fn planted_boards_are_repaired_into_a_verified_tiling() {
             for protocol in [Protocol::Flips, Protocol::Backtrack] {
                 let (instance, _) = planted_by(side, side + 2, seed, 0, true, protocol).unwrap();
                 let model = compile(&instance, Families::AllQuotas);
-                let Some(mut repair) = Repair::new(&model, seed) else {
+                let Some(mut repair) = Repair::new(&model, seed, &budget()).unwrap() else {
                     panic!("{}: no repair", instance.name);
                 };
                 match repair.run(&model, 1_000_000_000, &budget()) {
@@ -55,7 +55,7 @@ fn the_repair_answers_only_boards_with_a_tiling() {
         instance.row_clues[from] -= 2;
         instance.row_clues[to] += 2;
         let model = compile(&instance, Families::AllQuotas);
-        let Some(mut repair) = Repair::new(&model, seed) else {
+        let Some(mut repair) = Repair::new(&model, seed, &budget()).unwrap() else {
             continue;
         };
         // The complete search, on the same model: a tiling, or none when exhausted.
@@ -92,7 +92,7 @@ fn the_same_seed_gives_the_same_tiling() {
     let (instance, _) = planted_by(40, 40, 7, 0, true, Protocol::Backtrack).unwrap();
     let model = compile(&instance, Families::AllQuotas);
     let run = || {
-        let mut repair = Repair::new(&model, 11).unwrap();
+        let mut repair = Repair::new(&model, 11, &budget()).unwrap().unwrap();
         let answer = repair.run(&model, 1_000_000_000, &budget());
         (answer, repair.moves)
     };
@@ -108,5 +108,5 @@ fn open_cells_without_a_tiling_have_no_repair() {
         crate::puzzle::Instance::new("odd".into(), (3, 3), vec![false; 9], vec![0; 3], vec![0; 3])
             .unwrap();
     let model = compile(&instance, Families::AllQuotas);
-    assert!(model.infeasible.is_some() || Repair::new(&model, 1).is_none());
+    assert!(model.infeasible.is_some() || Repair::new(&model, 1, &budget()).unwrap().is_none());
 }

@@ -2,7 +2,7 @@
 //! alternating cycles, so that it is a tiling after every move.
 
 /// No partner (a blocked cell), or no cell.
-pub(super) const NONE: u32 = u32::MAX;
+pub(super) use crate::puzzle::perfect_matching::NONE;
 
 /// A perfect matching of a board's open cells.
 #[derive(Debug, Clone)]

@@ -14,7 +14,7 @@
 
 use super::state::Search;
 use crate::backend::native::proof::Trace;
-use crate::backend::native::repair::{Repair, Repaired};
+use crate::backend::native::repair::{Repair, Repaired, Stopped};
 use crate::backend::{Budget, Control, Ending, Sink};
 
 /// `repair_share` is in these parts of the descents' work, per [`SHARE_CELLS`] open
@@ -80,7 +80,10 @@ impl<T: Trace> Search<'_, T> {
             return None;
         }
         if repair.is_none() {
-            *repair = Some(Repair::new(model, self.options.seed)?);
+            match Repair::new(model, self.options.seed, budget) {
+                Ok(started) => *repair = Some(started?),
+                Err(Stopped) => return Some(Ending::Timeout),
+            }
         }
         let engine = repair.as_mut()?;
         let ran = engine.run(model, work, budget);
