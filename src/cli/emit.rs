@@ -225,8 +225,11 @@ fn check_failed(error: &action::GenerateError) -> bool {
     use dominofit::design::DesignError;
     matches!(
         error,
-        action::GenerateError::Design(DesignError::Undecided { .. } | DesignError::NotFound { .. })
-            | action::GenerateError::NoneAtLevel { .. }
+        action::GenerateError::Design(
+            DesignError::Undecided { .. }
+                | DesignError::NotFound { .. }
+                | DesignError::OutOfTime { .. }
+        ) | action::GenerateError::NoneAtLevel { .. }
     )
 }
 
@@ -243,7 +246,9 @@ fn step_words(index: u64, step: dominofit::design::Step) -> String {
             "board {board}: uniqueness check {check} ({holes} piece{} made holes)",
             if holes == 1 { "" } else { "s" }
         ),
-        Step::Ranking => format!("board {board}: ranking candidates"),
+        Step::Ranking { ranked, tried } => {
+            format!("board {board}: ranking candidates ({ranked} in the pool after {tried} tried)")
+        }
         Step::Refuting { candidate, of } => {
             format!("board {board}: proving candidate {candidate} of {of} unsatisfiable")
         }

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use crate::time::Instant;
+
 use rand_chacha::ChaCha8Rng;
 
 use super::{Certified, DesignError, DesignOptions, Step, design_rng};
@@ -90,7 +92,11 @@ fn move_dots(base: &Instance, rng: &mut ChaCha8Rng) -> Option<Instance> {
 /// fixed, not the default's: those of the default before the matching filter and the
 /// LP refutation were scheduled into it, the search this generator was made to
 /// challenge, so that a later change of default does not change the boards a seed gives.
-fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, BackendError> {
+fn native_hardness(
+    instance: &Instance,
+    node_cap: u64,
+    deadline: Instant,
+) -> Result<Option<u64>, BackendError> {
     let native = Native {
         options: SearchOptions {
             matching: false,
@@ -105,7 +111,7 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
     };
     let request = Request {
         limit: 1,
-        timeout: None,
+        timeout: Some(left(deadline)),
         families: None,
     };
     let report = driver::run(instance, &native, &request)?;
@@ -123,7 +129,7 @@ fn native_hardness(instance: &Instance, node_cap: u64) -> Result<Option<u64>, Ba
 /// neither finished within `timeout` (or one found a tiling).
 fn refute_independently(
     instance: &Instance,
-    timeout: Duration,
+    deadline: Instant,
 ) -> Result<Option<String>, BackendError> {
     let provers: [(Box<dyn Backend>, Families); 2] = [
         (Box::new(ilp::Ilp::MICROLP), Families::RawSums),
@@ -133,9 +139,12 @@ fn refute_independently(
         ),
     ];
     for (prover, families) in provers {
+        if Instant::now() >= deadline {
+            break;
+        }
         let request = Request {
             limit: 1,
-            timeout: Some(timeout),
+            timeout: Some(left(deadline)),
             families: Some(families),
         };
         // A prover that fails (microlp can meet a singular basis) certifies nothing;
@@ -161,23 +170,37 @@ fn refute_independently(
     Ok(None)
 }
 
+/// The time left until `deadline` (zero once it passed: a run given none stops at once).
+fn left(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
+}
+
 /// Adds to `ranked` the candidates made from `base` that pass inversion and that the
 /// native search does not solve, with its node counts, until the pool is full or
 /// `attempts` candidates were tried. `(native nodes, attempt, candidate)`: the attempt
-/// breaks ties in a fixed way.
+/// breaks ties in a fixed way. `Ok(false)` when the deadline came first: a ranking cut
+/// short by the clock would make the board depend on the machine, so it makes none.
 fn rank_candidates(
     base: &Instance,
     quotas: &Quotas,
     rng: &mut ChaCha8Rng,
     options: &DesignOptions,
-    attempts: u32,
+    (attempts, deadline): (u32, Instant),
     ranked: &mut Vec<(u64, u32, Instance)>,
-) -> Result<(), BackendError> {
+    watch: &mut dyn FnMut(Step),
+) -> Result<bool, BackendError> {
     let mut seen = std::collections::HashSet::new();
     for attempt in 0..attempts {
         if crate::interrupt::stopped_here() {
             break;
         }
+        if Instant::now() >= deadline {
+            return Ok(false);
+        }
+        watch(Step::Ranking {
+            ranked: ranked.len(),
+            tried: attempt,
+        });
         let candidate = if attempt % 2 == 0 {
             let moves = 1 + below(rng, 3) + u64::from(attempt / 32);
             perturb(base, quotas, moves, rng)
@@ -196,15 +219,19 @@ fn rank_candidates(
         if invert(&candidate).is_err() {
             continue;
         }
-        let Some(nodes) = native_hardness(&candidate, options.node_cap)? else {
+        let Some(nodes) = native_hardness(&candidate, options.node_cap, deadline)? else {
             continue;
         };
+        if Instant::now() >= deadline {
+            // Its count may be the clock's, not the node cap's.
+            return Ok(false);
+        }
         ranked.push((nodes, attempt, candidate));
         if ranked.len() as u32 >= options.pool {
             break;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// An unsatisfiable board that clue inversion does not refute, as hard as could be found
@@ -235,7 +262,16 @@ pub fn unsat_watched(
     options: &DesignOptions,
     watch: &mut dyn FnMut(Step),
 ) -> Result<Certified, DesignError> {
-    watch(Step::Ranking);
+    // One limit for the whole board: the ranking and the refutations share it.
+    let deadline = Instant::now() + options.timeout;
+    let out_of_time = |during| DesignError::OutOfTime {
+        rows,
+        cols,
+        seed,
+        index: index + 1,
+        during,
+        timeout: options.timeout,
+    };
     // Some planted boards have no unsatisfiable neighbour that inversion lets through;
     // then the next planted board of a stream of its own is tried.
     let rounds = 4u32;
@@ -252,14 +288,18 @@ pub fn unsat_watched(
             message: format!("a planted board failed clue inversion: {why}"),
         })?;
         let mut rng = design_rng(stream_seed, index);
-        rank_candidates(
+        let ranked_all = rank_candidates(
             &base,
             &quotas,
             &mut rng,
             options,
-            options.attempts / rounds,
+            (options.attempts / rounds, deadline),
             &mut ranked,
+            watch,
         )?;
+        if !ranked_all {
+            return Err(out_of_time("its candidates were ranked"));
+        }
         if !ranked.is_empty() {
             break;
         }
@@ -271,7 +311,10 @@ pub fn unsat_watched(
             candidate: k + 1,
             of,
         });
-        if let Some(prover) = refute_independently(&candidate, options.timeout)? {
+        if Instant::now() >= deadline {
+            return Err(out_of_time("its candidates were refuted"));
+        }
+        if let Some(prover) = refute_independently(&candidate, deadline)? {
             candidate.name = format!("unsat-{rows}x{cols}-s{seed}-{}", index + 1);
             return Ok(Certified {
                 instance: candidate,

@@ -68,6 +68,26 @@ pub enum DesignError {
         /// The time limit it reached ([`DesignOptions::timeout`]).
         timeout: Duration,
     },
+    /// A board's whole time limit ran out before it was made (`generate --unsat`: its
+    /// candidates' ranking and refutations share one limit).
+    #[error(
+        "board {index} of {rows}x{cols} (seed {seed}) was not made within {timeout:?}: the \
+         time ran out while {during}; give it a longer --timeout (or a smaller --pool)"
+    )]
+    OutOfTime {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// The seed asked for.
+        seed: u64,
+        /// The board's one-based number.
+        index: u64,
+        /// What it was doing when the time ran out, in words.
+        during: &'static str,
+        /// The time limit ([`DesignOptions::timeout`]).
+        timeout: Duration,
+    },
     /// No candidate within the attempts passed clue inversion and was refuted by an
     /// independent prover.
     #[error(
@@ -93,7 +113,10 @@ pub enum DesignError {
 /// Limits on the work behind one board.
 #[derive(Debug, Clone, Copy)]
 pub struct DesignOptions {
-    /// Time limit of each exhaustive proof; a candidate that reaches it is dropped.
+    /// `unique`: the time limit of each uniqueness check (a board not decided within it
+    /// is not made). `unsat`: the time limit of the whole board, its candidates' ranking
+    /// and their refutations together (a candidate whose refutation reaches it is
+    /// dropped, and when it runs out the board is not made).
     pub timeout: Duration,
     /// Candidates tried before giving up.
     pub attempts: u32,
@@ -249,8 +272,14 @@ pub enum Step {
         /// Pieces made holes so far.
         holes: usize,
     },
-    /// `unsat`: candidates are being made and ranked by the native search.
-    Ranking,
+    /// `unsat`: candidates are being made and ranked by the native search: `ranked` of
+    /// the pool so far, after `tried` attempts.
+    Ranking {
+        /// Candidates in the pool so far.
+        ranked: usize,
+        /// Attempts so far.
+        tried: u32,
+    },
     /// `unsat`: the independent refutation of ranked candidate `candidate` of `of`.
     Refuting {
         /// One-based.

@@ -456,7 +456,10 @@ pub(super) struct GenerateArgs {
     /// kept (solved there and not at any weaker rung). Says how many were rejected.
     #[arg(long, value_enum, requires = "unique")]
     pub(super) level: Option<LevelArg>,
-    /// Time limit in seconds of each certifying search (--unique, --unsat).
+    /// Time limit in seconds. --unsat: of each board as a whole (ranking its candidates
+    /// and refuting them share it), so the call takes at most about COUNT times it; a
+    /// board not made within it is reported and skipped. --unique: of each uniqueness
+    /// check (a board takes one check per hole it needs, shown on the progress line).
     #[arg(long, value_parser = parse_seconds, default_value = "60")]
     pub(super) timeout: Duration,
     /// --unsat: candidates ranked by the native search before the hardest certified one
