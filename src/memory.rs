@@ -7,7 +7,9 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::time::Instant;
-pub use dominofit_core::memory::{OverBudget, count_in_words, human, limit, per_cell};
+pub use dominofit_core::memory::{
+    OverBudget, Words, count_in_words, human, limit, per_cell, set_words,
+};
 
 /// Sets (or with `None` clears) the memory limit of this process's runs (`--memory`):
 /// the budget of the backends that size their work before starting, and the hard
@@ -42,6 +44,11 @@ pub fn plan(parts: &[(&'static str, u64)]) -> Result<u64, OverBudget> {
 /// in the core (which read no file) plan by the machine's memory too. Every way into a
 /// run here (the driver plans before it solves) passes by one of the calls above.
 pub fn install() {
+    dominofit_core::memory::set_words(dominofit_core::memory::Words {
+        budget: "--memory where the command takes it, else half the memory available, at most 8 GiB",
+        more: Some("give it more with --memory, on a machine that has it"),
+        other_backends: true,
+    });
     dominofit_core::memory::set_available_source(available);
 }
 

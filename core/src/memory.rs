@@ -16,6 +16,44 @@ static LIMIT: AtomicU64 = AtomicU64::new(0);
 /// Where the memory available now is read, when the host can tell.
 static AVAILABLE: OnceLock<fn() -> Option<u64>> = OnceLock::new();
 
+/// The words of the host's refusals, when it gave them.
+static WORDS: OnceLock<Words> = OnceLock::new();
+
+/// What a refusal tells its reader they can change, in the words of the host that made
+/// the call: the command line has `--memory` and other backends, a page has a fixed
+/// budget and the native search alone. The core says no flag of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Words {
+    /// Where the budget comes from ("--memory where the command takes it, else half the
+    /// memory available, at most 8 GiB").
+    pub budget: &'static str,
+    /// How a user gives a run more memory, when they can ("give it more with --memory,
+    /// on a machine that has it").
+    pub more: Option<&'static str>,
+    /// Whether the host has backends beside the native search (ILP, SAT) a refusal may
+    /// suggest.
+    pub other_backends: bool,
+}
+
+impl Words {
+    /// A host that said nothing: the rule as the core applies it.
+    pub const DEFAULT: Words = Words {
+        budget: "the host's limit, else half the memory available, at most 8 GiB",
+        more: None,
+        other_backends: false,
+    };
+}
+
+/// Gives the words of this host's refusals (the first given stay: one host a process).
+pub fn set_words(words: Words) {
+    let _ = WORDS.set(words);
+}
+
+/// The words of this host's refusals.
+pub fn words() -> Words {
+    WORDS.get().copied().unwrap_or(Words::DEFAULT)
+}
+
 /// Sets (or with `None` clears) the memory limit of this process's runs (`--memory`).
 /// A process-wide setting, because the limit is the machine's share given to the whole
 /// run, not to one call.
@@ -94,8 +132,8 @@ pub fn per_cell(rows: usize, cols: usize, bytes: u64) -> u64 {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the board would need about {needed} of memory ({parts}), more than the {budget} \
-     allowed (--memory where the command takes it, else half the memory available, at \
-     most 8 GiB)",
+     allowed ({rule})",
+    rule = words().budget,
     needed = human(*needed),
     budget = human(*budget),
     parts = parts

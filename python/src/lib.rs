@@ -425,7 +425,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // SIGTERM left at its default would end the interpreter with a solver running and
     // its files in place; it still ends the interpreter, after the clean-up.
     dominofit::interrupt::terminate_cleanly_on_sigterm();
-    // The core's memory budget reads the memory available here (/proc/meminfo).
+    // A refusal for memory in this module's words (it has no --memory), given before
+    // the command line's words could be; then the core's memory budget reads the memory
+    // available here (/proc/meminfo).
+    dominofit::memory::set_words(dominofit::memory::Words {
+        budget: "half the memory available, at most 8 GiB",
+        more: None,
+        other_backends: true,
+    });
     dominofit::memory::install();
     m.add("DominofitError", m.py().get_type::<DominofitError>())?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

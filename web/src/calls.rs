@@ -5,6 +5,8 @@ use wasm_bindgen::prelude::*;
 
 use std::time::Duration;
 
+use crate::numbers::{self, millis, whole, whole_in};
+
 use dominofit_core::backend::Budget;
 use dominofit_core::backend::native::Native;
 use dominofit_core::certify::pb;
@@ -12,15 +14,15 @@ use dominofit_core::design;
 use dominofit_core::driver::{self, Request};
 use dominofit_core::encode::Encoding;
 use dominofit_core::lower::Format;
-use dominofit_core::lower::emit::{EmitOptions, emit_within};
+use dominofit_core::lower::emit::{EmitOptions, emit_text_within};
 use dominofit_core::model::Families;
-use dominofit_core::puzzle::backtrack;
 use dominofit_core::puzzle::generate::{Tiling, check_size, planted_by, with_clues_of};
 use dominofit_core::puzzle::parse::{
     MAX_WORKLOAD_CELLS, parse_given_instances, parse_given_solutions,
 };
 use dominofit_core::puzzle::verify::{verdict_line, verify};
-use dominofit_core::puzzle::{Instance, Orientation, Piece, Solution, draw::draw, svg::board_svg};
+use dominofit_core::puzzle::{Instance, Solution, draw::draw, svg::board_svg};
+use dominofit_core::puzzle::{backtrack, perfect_matching};
 
 /// What a page names the text it hands over, in messages (a file's name on the command
 /// line), and the name a board without one gets (the command line's file stem).
@@ -30,6 +32,24 @@ const SOLUTION: &str = "<solution>";
 /// The memory a page's call may plan for: a tab's WebAssembly memory is at most 4 GiB,
 /// and a page shares it with everything else it holds.
 const BUDGET: u64 = 1 << 30;
+
+/// The longest text a page is handed: V8's longest string (2^29 - 24 characters), which
+/// a longer one would make JavaScript refuse in the glue, after the work.
+const MAX_TEXT: u64 = (1 << 29) - 24;
+
+/// What a page's refusals say the user can change: its budget is fixed, and its one
+/// engine is the native search.
+const WORDS: dominofit_core::memory::Words = dominofit_core::memory::Words {
+    budget: "a page's fixed share of its memory",
+    more: Some("a page cannot give it more memory; run the command line on a machine that has it"),
+    other_backends: false,
+};
+
+/// The page's memory budget and the words of its refusals, set before each call plans.
+fn page_budget() {
+    dominofit_core::memory::set_words(WORDS);
+    dominofit_core::memory::set_limit(Some(BUDGET));
+}
 
 /// The boards of an instance or workload text.
 fn boards(text: &str) -> Result<Vec<Instance>, String> {
@@ -148,31 +168,38 @@ pub fn clues_of(instance: &str, solution: &str) -> Result<String, String> {
 
 /// A random tiling of the open cells of `instance` (its clues are not read), drawn by the
 /// paper's randomized row-major backtracking from `seed`, as solution JSON: a designer's
-/// shape filled with pieces, whose clues [`clues_of`] then gives.
+/// shape filled with pieces, whose clues [`clues_of`] then gives. Within `timeout_ms`
+/// milliseconds (0: no limit), and stopped by a newer request like every call.
 ///
 /// # Errors
-/// The text is not one board, or its open cells have no tiling.
+/// The text is not one board, its open cells have no tiling, or the time ran out.
 #[wasm_bindgen(js_name = randomTiling)]
-pub fn random_tiling(instance: &str, seed: u64) -> Result<String, String> {
+pub fn random_tiling(instance: &str, seed: u64, timeout_ms: f64) -> Result<String, String> {
     use rand_chacha::rand_core::SeedableRng;
+    let timeout = millis(timeout_ms)?;
     let board = one_board(instance)?;
+    let budget = Budget::with_timeout(timeout);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let Some(found) = backtrack::tiling(board.rows, board.cols, &board.blocked, &mut rng) else {
+    let stop = || budget.expired();
+    let found = backtrack::tiling(board.rows, board.cols, &board.blocked, &mut rng, &stop)
+        .map_err(|_| stopped("the random tiling", timeout))?;
+    let Some(found) = found else {
         return Err(format!("the open cells of `{}` have no tiling", board.name));
     };
-    let cols = board.cols;
-    let pieces = (found.mate.iter().enumerate())
-        .filter(|&(cell, &mate)| (mate as usize) > cell && mate != u32::MAX)
-        .map(|(cell, &mate)| Piece {
-            row: cell / cols,
-            col: cell % cols,
-            orientation: if mate as usize == cell + 1 {
-                Orientation::Horizontal
-            } else {
-                Orientation::Vertical
-            },
-        });
+    let pieces = perfect_matching::pieces(board.cols, &found.mate);
     serde_json::to_string(&Solution::from_pieces(pieces)).map_err(|e| e.to_string())
+}
+
+/// Why work that gives no partial answer ended early: its time limit, or a stop (a
+/// newer request, the host's stop flag).
+fn stopped(what: &str, timeout: Option<Duration>) -> String {
+    match timeout {
+        Some(limit) if !dominofit_core::stop::stopped_here() => format!(
+            "{what} was not made within the time limit ({} ms)",
+            limit.as_millis()
+        ),
+        _ => format!("{what} was stopped before it was made"),
+    }
 }
 
 /// `count` planted boards of `rows` × `cols` from `seed`, one line of instance JSON each:
@@ -184,16 +211,18 @@ pub fn random_tiling(instance: &str, seed: u64) -> Result<String, String> {
 /// A size out of range, too many cells for one workload, or an unknown tiling.
 #[wasm_bindgen]
 pub fn generate(
-    rows: usize,
-    cols: usize,
-    seed: u64,
-    count: u32,
+    rows: f64,
+    cols: f64,
+    seed: i128,
+    count: f64,
     open: bool,
     tiling: &str,
 ) -> Result<String, String> {
+    let (rows, cols): (usize, usize) = (whole("rows", rows)?, whole("cols", cols)?);
+    let (seed, count): (u64, u64) = (numbers::seed(seed)?, whole("count", count)?);
     check_size(rows, cols).map_err(|e| e.to_string())?;
     let cells = (rows as u64).saturating_mul(cols as u64);
-    if cells.saturating_mul(u64::from(count)) > MAX_WORKLOAD_CELLS as u64 {
+    if cells.saturating_mul(count) > MAX_WORKLOAD_CELLS as u64 {
         return Err(format!(
             "{count} boards of {rows}×{cols} are more than one workload holds ({MAX_WORKLOAD_CELLS} cells)"
         ));
@@ -204,7 +233,7 @@ pub fn generate(
         other => return Err(format!("unknown tiling `{other}` (flips or backtrack)")),
     };
     let mut out = String::new();
-    for index in 0..u64::from(count) {
+    for index in 0..count {
         let (board, _) =
             planted_by(rows, cols, seed, index, !open, tiling).map_err(|e| e.to_string())?;
         out.push_str(&board.to_json());
@@ -223,13 +252,13 @@ pub fn generate(
 /// Unreadable text, a board too large for a page, or a failure of the engine (never an
 /// answer about the board: no tiling is the status `unsat`, a time limit `unknown`).
 #[wasm_bindgen]
-pub fn solve(instance: &str, limit: u32, timeout_ms: u32) -> Result<String, String> {
+pub fn solve(instance: &str, limit: f64, timeout_ms: f64) -> Result<String, String> {
     let request = Request {
-        limit: limit as usize,
-        timeout: millis(timeout_ms),
+        limit: whole("limit", limit)?,
+        timeout: millis(timeout_ms)?,
         families: None,
     };
-    dominofit_core::memory::set_limit(Some(BUDGET));
+    page_budget();
     let engine = Native::default();
     let mut out = String::new();
     for board in boards(instance)? {
@@ -238,11 +267,6 @@ pub fn solve(instance: &str, limit: u32, timeout_ms: u32) -> Result<String, Stri
         out.push('\n');
     }
     Ok(out)
-}
-
-/// A time limit in milliseconds as a page gives it: 0 for none.
-fn millis(timeout_ms: u32) -> Option<Duration> {
-    (timeout_ms > 0).then(|| Duration::from_millis(u64::from(timeout_ms)))
 }
 
 /// The pieces placed so far: none when not given (the command line's PARTIAL left out).
@@ -259,11 +283,12 @@ fn placed(partial: Option<String>) -> Result<Solution, String> {
 /// # Errors
 /// Unreadable text, or a board too large.
 #[wasm_bindgen]
-pub fn grade(instance: &str, timeout_ms: u32) -> Result<String, String> {
-    dominofit_core::memory::set_limit(Some(BUDGET));
+pub fn grade(instance: &str, timeout_ms: f64) -> Result<String, String> {
+    let timeout = millis(timeout_ms)?;
+    page_budget();
     let mut out = String::new();
     for board in boards(instance)? {
-        let graded = design::grade(&board, millis(timeout_ms)).map_err(|e| e.to_string())?;
+        let graded = design::grade(&board, timeout).map_err(|e| e.to_string())?;
         out.push_str(&serde_json::to_string(&graded).map_err(|e| e.to_string())?);
         out.push('\n');
     }
@@ -277,7 +302,7 @@ pub fn grade(instance: &str, timeout_ms: u32) -> Result<String, String> {
 /// # Errors
 /// The text is not one board, the pieces are not readable, or the board too large.
 #[wasm_bindgen]
-pub fn hint(instance: &str, partial: Option<String>, timeout_ms: u32) -> Result<String, String> {
+pub fn hint(instance: &str, partial: Option<String>, timeout_ms: f64) -> Result<String, String> {
     let (_, walk) = next_step(instance, partial, timeout_ms)?;
     let mut out = serde_json::to_string(&walk).map_err(|e| e.to_string())?;
     out.push('\n');
@@ -289,12 +314,13 @@ pub fn hint(instance: &str, partial: Option<String>, timeout_ms: u32) -> Result<
 fn next_step(
     instance: &str,
     partial: Option<String>,
-    timeout_ms: u32,
+    timeout_ms: f64,
 ) -> Result<(Instance, design::explain::Walkthrough), String> {
-    dominofit_core::memory::set_limit(Some(BUDGET));
+    let timeout = millis(timeout_ms)?;
+    page_budget();
     let board = one_board(instance)?;
     let given = placed(partial)?;
-    let budget = Budget::with_timeout(millis(timeout_ms));
+    let budget = Budget::with_timeout(timeout);
     let walk = design::hint(&board, &given, &budget).map_err(|e| e.to_string())?;
     Ok((board, walk))
 }
@@ -309,7 +335,7 @@ fn next_step(
 pub fn hint_proof(
     instance: &str,
     partial: Option<String>,
-    timeout_ms: u32,
+    timeout_ms: f64,
 ) -> Result<String, String> {
     let (board, walk) = next_step(instance, partial, timeout_ms)?;
     let Some(step) = walk.steps.first() else {
@@ -332,13 +358,14 @@ pub fn hint_proof(
 pub fn explain(
     instance: &str,
     partial: Option<String>,
-    timeout_ms: u32,
+    timeout_ms: f64,
     page: bool,
 ) -> Result<String, String> {
-    dominofit_core::memory::set_limit(Some(BUDGET));
+    let timeout = millis(timeout_ms)?;
+    page_budget();
     let board = one_board(instance)?;
     let given = placed(partial)?;
-    let budget = Budget::with_timeout(millis(timeout_ms));
+    let budget = Budget::with_timeout(timeout);
     let walk = design::explain(&board, &given, usize::MAX, &budget).map_err(|e| e.to_string())?;
     if page {
         return design::explain::page(&board, &walk).map_err(|e| e.to_string());
@@ -357,23 +384,19 @@ pub fn explain(
 #[wasm_bindgen]
 pub fn shared(
     instance: &str,
-    max_tilings: u32,
-    tries: u32,
-    timeout_ms: u32,
+    max_tilings: f64,
+    tries: f64,
+    timeout_ms: f64,
 ) -> Result<String, String> {
-    if max_tilings < 2 {
-        return Err(format!("max_tilings is at least 2, not {max_tilings}"));
-    }
-    dominofit_core::memory::set_limit(Some(BUDGET));
+    // The command line's `--max-tilings` range and `--tries` type.
+    let max_tilings = whole_in("max_tilings", max_tilings, 2..=1_000_000)?;
+    let tries: usize = whole("tries", tries)?;
+    let timeout = millis(timeout_ms)?;
+    page_budget();
     let mut out = String::new();
     for board in boards(instance)? {
-        let found = design::shared(
-            &board,
-            max_tilings as usize,
-            tries as usize,
-            millis(timeout_ms),
-        )
-        .map_err(|e| e.to_string())?;
+        let found = design::shared(&board, max_tilings as usize, tries, timeout)
+            .map_err(|e| e.to_string())?;
         out.push_str(&serde_json::to_string(&found).map_err(|e| e.to_string())?);
         out.push('\n');
     }
@@ -390,20 +413,23 @@ pub fn shared(
 /// certifying search that ran out of time.
 #[wasm_bindgen(js_name = generateUnique)]
 pub fn generate_unique(
-    rows: usize,
-    cols: usize,
-    seed: u64,
-    count: u32,
-    level: u32,
+    rows: f64,
+    cols: f64,
+    seed: i128,
+    count: f64,
+    level: f64,
 ) -> Result<String, String> {
+    let (rows, cols): (usize, usize) = (whole("rows", rows)?, whole("cols", cols)?);
+    let (seed, count): (u64, u64) = (numbers::seed(seed)?, whole("count", count)?);
+    let level: u32 = whole("level", level)?;
     check_size(rows, cols).map_err(|e| e.to_string())?;
     if level > 5 {
         return Err(format!("level {level} is none of 1 to 5 (0: any)"));
     }
-    dominofit_core::memory::set_limit(Some(BUDGET));
+    page_budget();
     let options = design::DesignOptions::default();
     let mut out = String::new();
-    for index in 0..u64::from(count) {
+    for index in 0..count {
         let board = if level == 0 {
             design::unique(rows, cols, seed, index, &options).map_err(|e| e.to_string())?
         } else {
@@ -438,11 +464,21 @@ pub fn emit(instance: &str, to: &str, encoding: &str, families: &str) -> Result<
         encoding: encoding.parse::<Encoding>().map_err(|e| e.to_string())?,
         families: families.parse::<Families>().map_err(|e| e.to_string())?,
     };
-    let mut out = Vec::new();
+    page_budget();
+    let mut out = String::new();
     for board in boards(instance)? {
-        emit_within(&board, &options, BUDGET, &mut out, &|| false).map_err(|e| e.to_string())?;
+        let room = MAX_TEXT - out.len() as u64;
+        let text = emit_text_within(
+            &board,
+            &options,
+            BUDGET,
+            room,
+            &dominofit_core::stop::stopped_here,
+        )
+        .map_err(|e| e.to_string())?;
+        out.push_str(&text);
     }
-    String::from_utf8(out).map_err(|e| e.to_string())
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -11,5 +11,6 @@
 //! format. The searches join when the native engine moves into the core.
 
 mod calls;
+mod numbers;
 
 pub use calls::*;

@@ -27,12 +27,7 @@ pub enum LowerError {
         lits = crate::memory::count_in_words(size.lits),
         needed = crate::memory::human(*needed),
         budget = crate::memory::human(*budget),
-        hint = match encoding {
-            // The raw rules have no encoding to change: only memory helps.
-            None => "give it more with --memory, on a machine that has it",
-            Some(Encoding::Sequential) => "try an ILP backend or the native search",
-            Some(_) => "try the sequential encoding, an ILP backend, or the native search",
-        }
+        hint = too_large_hint(*encoding),
     )]
     TooLarge {
         /// The estimated size of the formula.
@@ -48,6 +43,31 @@ pub enum LowerError {
     /// The caller's `stop` fired between constraints.
     #[error("the time limit ran out while the formula was being built")]
     Stopped,
+}
+
+/// What a user can try instead of a formula too large, in the host's words
+/// ([`crate::memory::words`]): another encoding, another backend, more memory.
+fn too_large_hint(encoding: Option<Encoding>) -> String {
+    let words = crate::memory::words();
+    let mut tries: Vec<&str> = Vec::new();
+    // The raw rules have no encoding to change.
+    if encoding.is_some_and(|e| e != Encoding::Sequential) {
+        tries.push("the sequential encoding");
+    }
+    if words.other_backends {
+        tries.push("an ILP backend");
+    }
+    tries.push("the native search");
+    let more = words.more.unwrap_or("run it on a machine with more memory");
+    match encoding {
+        None => more.to_string(),
+        Some(_) => match tries.as_slice() {
+            [one] => format!("try {one}"),
+            [first, last] => format!("try {first} or {last}"),
+            [rest @ .., last] => format!("try {}, or {last}", rest.join(", ")),
+            [] => more.to_string(),
+        },
+    }
 }
 
 /// The size of [`lower`]'s formula, from the model's shape alone (exact for the

@@ -102,6 +102,24 @@ impl Format {
         }
     }
 
+    /// Bytes of text per open cell that the format takes at the least: measured on
+    /// planted boards of every shape with every family (the fewest per cell are on thin
+    /// boards with the `minimal` families), less 10%. A lower bound, so that a host that
+    /// must hold the whole text refuses before writing only a text surely too long (a
+    /// large board takes about twice this). DIMACS, whose size is its encoding's, is
+    /// bounded by the clauses of its covers instead.
+    pub fn least_bytes_per_open_cell(self) -> Option<u64> {
+        match self {
+            Format::ModelJson => Some(110),
+            Format::Dimacs => None,
+            Format::Opb => Some(43),
+            Format::Lp => Some(57),
+            Format::Mps => Some(109),
+            Format::Mzn => Some(88),
+            Format::Mcc => Some(29),
+        }
+    }
+
     /// Whether the writer reads the CNF lowering (and so a cardinality encoding).
     pub fn needs_cnf(self) -> bool {
         self == Format::Dimacs

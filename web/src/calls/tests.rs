@@ -22,12 +22,16 @@ fn the_clues_of_a_planted_tiling_are_the_board_s() {
 fn a_random_tiling_tiles_the_shape() {
     let shape = r#"{"name": "s", "rows": 4, "cols": 4, "blocked": [[1, 1], [1, 2]],
                     "row_clues": [0, 0, 0, 0], "col_clues": [0, 0, 0, 0]}"#;
-    let tiling = random_tiling(shape, 3).unwrap();
+    let tiling = random_tiling(shape, 3, 0.0).unwrap();
     let clued = clues_of(shape, &tiling).unwrap();
     assert!(verify_text(&clued, &tiling).unwrap().contains(": valid: "));
     let closed = r#"{"name": "odd", "rows": 1, "cols": 3, "blocked": [],
                      "row_clues": [0], "col_clues": [0, 0, 0]}"#;
-    assert!(random_tiling(closed, 3).unwrap_err().contains("no tiling"));
+    assert!(
+        random_tiling(closed, 3, 0.0)
+            .unwrap_err()
+            .contains("no tiling")
+    );
 }
 
 /// A hint's proof: a formula with one constraint more than the rules' (the
@@ -37,7 +41,7 @@ fn a_random_tiling_tiles_the_shape() {
 fn a_hint_proof_refutes_the_denied_step_and_a_solved_board_has_none() {
     let (board, tiling) = planted_by(6, 6, 7, 0, true, Tiling::Backtrack).unwrap();
     let answer: serde_json::Value =
-        serde_json::from_str(&hint_proof(&board.to_json(), None, 0).unwrap()).unwrap();
+        serde_json::from_str(&hint_proof(&board.to_json(), None, 0.0).unwrap()).unwrap();
     let (formula, proof) = (
         answer["formula"].as_str().unwrap(),
         answer["proof"].as_str().unwrap(),
@@ -51,7 +55,7 @@ fn a_hint_proof_refutes_the_denied_step_and_a_solved_board_has_none() {
     assert!(proof.ends_with("end pseudo-Boolean proof;\n"), "{proof}");
     assert!(proof.contains("conclusion UNSAT"), "{proof}");
     let whole = serde_json::to_string(&tiling).unwrap();
-    let refused = hint_proof(&board.to_json(), Some(whole), 0).unwrap_err();
+    let refused = hint_proof(&board.to_json(), Some(whole), 0.0).unwrap_err();
     assert_eq!(
         refused,
         "there is no step to prove: solved: every cell is covered"
@@ -62,13 +66,13 @@ fn a_hint_proof_refutes_the_denied_step_and_a_solved_board_has_none() {
 #[test]
 fn bad_input_is_a_message() {
     assert!(show_text("{", None).unwrap_err().contains("<instance>"));
-    assert!(generate(0, 6, 1, 1, false, "flips").is_err());
+    assert!(generate(0.0, 6.0, 1, 1.0, false, "flips").is_err());
     assert!(
-        generate(6, 6, 1, 1, false, "spiral")
+        generate(6.0, 6.0, 1, 1.0, false, "spiral")
             .unwrap_err()
             .contains("spiral")
     );
-    let board = generate(4, 4, 1, 1, false, "").unwrap();
+    let board = generate(4.0, 4.0, 1, 1.0, false, "").unwrap();
     assert!(
         emit(&board, "docx", "totalizer", "colour")
             .unwrap_err()
