@@ -54,7 +54,10 @@ fn main() {
             let mut rng = ChaCha8Rng::seed_from_u64(5);
             rng.set_stream(k);
             let started = Instant::now();
-            let found = backtrack::tiling(side, side, &blocked, &mut rng).expect("a tiling");
+            let found = backtrack::tiling(side, side, &blocked, &mut rng, &|| false)
+                .ok()
+                .flatten()
+                .expect("a tiling");
             times.push(started.elapsed().as_secs_f64());
             refused.push(found.refusals as f64);
             shares.push(horizontal_share(&found.mate, side));

@@ -31,12 +31,12 @@ fn main() {
     for instance in &boards {
         let started = Instant::now();
         let model = compile(instance, Families::AllQuotas);
-        let Some(mut repair) = Repair::new(&model, seed) else {
+        let budget = Budget::with_timeout(Some(Duration::from_secs_f64(seconds)));
+        let Ok(Some(mut repair)) = Repair::new(&model, seed, &budget) else {
             println!("| {} | no repair | | | | | |", instance.name);
             continue;
         };
         let first = repair.deviation();
-        let budget = Budget::with_timeout(Some(Duration::from_secs_f64(seconds)));
         let mut trace = vec![first];
         let answer = loop {
             match repair.run(&model, 20_000, &budget) {

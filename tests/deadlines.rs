@@ -133,3 +133,83 @@ fn every_backend_keeps_the_time_limit_up_to_1024_by_1024() {
         late.join("\n")
     );
 }
+
+/// A valid 2048×2048 board made so that greedy pairs leave 1,000 cells far from any
+/// partner: rows 1–2047 open, 1,000 pendant cells under the last row (500 of one colour
+/// on the left, 500 of the other on the right), clues from a planted tiling of nested
+/// U-shaped bands whose legs end on the pendants. The repair's first tiling (a perfect
+/// matching) ran before its first look at the clock and took 18 s under `--timeout 3`.
+fn far_singles() -> dominofit::puzzle::Instance {
+    let (h, w, k) = (2047usize, 2048usize, 500usize);
+    let m = h + 1;
+    let (mut vertical, mut horizontal) = (Vec::new(), Vec::new());
+    let mut tile =
+        |cells: &[(usize, usize)], v: &mut Vec<(usize, usize)>, hz: &mut Vec<(usize, usize)>| {
+            for pair in cells.chunks(2) {
+                let ((r1, c1), (r2, c2)) = (pair[0], pair[1]);
+                if r1 == r2 {
+                    hz.push((r1, c1.min(c2)));
+                } else {
+                    v.push((r1.min(r2), c1));
+                }
+            }
+        };
+    // The U from (h, left) up to row `top`, across, and down to (h, right), 1-based.
+    let band = |left: usize, right: usize, top: usize| {
+        let mut cells: Vec<(usize, usize)> = (top..=h).rev().map(|r| (r, left)).collect();
+        cells.extend((left + 1..right).map(|c| (top, c)));
+        cells.extend((top..=h).map(|r| (r, right)));
+        cells
+    };
+    let mut pendants = std::collections::BTreeSet::new();
+    for i in 0..k {
+        let (left, right) = (2 * i + 1, w - 2 * i);
+        let outer = band(left, right, 2 * i + 1);
+        tile(&outer[1..outer.len() - 1], &mut vertical, &mut horizontal);
+        vertical.extend([(h, left), (h, right)]);
+        pendants.extend([left, right]);
+        tile(
+            &band(2 * i + 2, w - 2 * i - 1, 2 * i + 2),
+            &mut vertical,
+            &mut horizontal,
+        );
+    }
+    for r in 2 * k + 1..=h {
+        horizontal.extend((2 * k + 1..=w - 2 * k).step_by(2).map(|c| (r, c)));
+    }
+    let (mut rows, mut cols) = (vec![0u64; m + 1], vec![0u64; w + 1]);
+    for &(r, c) in &vertical {
+        rows[r] += 1;
+        cols[c] += 1;
+    }
+    for &(r, c) in &horizontal {
+        rows[r] += 2;
+        cols[c + 1] += 2;
+    }
+    let blocked: Vec<[usize; 2]> = (1..=w)
+        .filter(|c| !pendants.contains(c))
+        .map(|c| [m, c])
+        .collect();
+    let text = serde_json::json!({
+        "name": "far-singles", "rows": m, "cols": w, "blocked": blocked,
+        "row_clues": &rows[1..], "col_clues": &cols[1..],
+    });
+    dominofit::puzzle::parse::parse_given_instances(&text.to_string(), "far-singles", "far-singles")
+        .unwrap()
+        .remove(0)
+}
+
+/// The native engine's every phase looks at the clock, its first tiling included: on
+/// the board made for the first tiling to be slow, `--timeout 1` ends within the limit
+/// and its allowance, `unknown`.
+#[test]
+fn the_first_tiling_keeps_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("far-singles.json");
+    std::fs::write(&board, far_singles().to_json()).unwrap();
+    let (took, code, stdout, stderr) = run("native", &board);
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(answer["status"], "unknown", "{stdout}");
+    assert!(took <= allowed(), "{took:?} past {:?}", allowed());
+}

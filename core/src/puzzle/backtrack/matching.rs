@@ -12,7 +12,7 @@
 //! from each end in turn; the partners are neighbours of neighbours, so a path is most
 //! often a few steps long, and a refusal costs the smaller of the two sides.
 
-use crate::puzzle::perfect_matching::{LOOK_EVERY, Matched, perfect_matching};
+use crate::puzzle::perfect_matching::{LOOK_EVERY, Matched, Start, perfect_matching};
 
 /// No partner: a blocked (or covered) cell.
 pub(crate) use crate::puzzle::perfect_matching::NONE;
@@ -101,7 +101,13 @@ impl Matching {
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Matching>, super::Stopped> {
         let cells = rows * cols;
-        let partner = match perfect_matching(rows, cols, &|cell| !covered[cell], stop) {
+        let partner = match perfect_matching(
+            rows,
+            cols,
+            &|cell| !covered[cell],
+            Start::PendantsFirst,
+            stop,
+        ) {
             Matched::Perfect(partner) => partner,
             Matched::Imperfect => return Ok(None),
             Matched::Stopped => return Err(super::Stopped),

@@ -5,7 +5,7 @@
 //! neighbour order is drawn, so that repeated moves at one place try different paths.
 
 use super::tiling::{NONE, Tiling};
-use crate::puzzle::perfect_matching::{Matched, perfect_matching};
+use crate::puzzle::perfect_matching::{Matched, Start, perfect_matching};
 
 /// Some perfect matching of the open cells (`open[cell]`), or why there is none
 /// ([`perfect_matching`]: Hopcroft–Karp phases from greedy pairs), looking at `stop`
@@ -16,7 +16,7 @@ pub fn any_tiling(
     open: &[bool],
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Tiling>, Stopped> {
-    match perfect_matching(rows, cols, &|cell| open[cell], stop) {
+    match perfect_matching(rows, cols, &|cell| open[cell], Start::RowMajor, stop) {
         Matched::Perfect(partner) => Ok(Some(Tiling {
             rows,
             cols,
