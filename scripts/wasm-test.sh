@@ -24,3 +24,5 @@ out=target/wasm/node
 wasm-bindgen --target nodejs --out-dir "$out" target/wasm32-unknown-unknown/release/dominofit_web.wasm
 cargo build --quiet --locked
 python3 scripts/wasm_parity.py --cli target/debug/dominofit --module "$out/dominofit_web.js"
+# The page's own bounds and words: numbers, time limits, memory and text-size refusals.
+node tests/wasm/limits.js "$out/dominofit_web.js"

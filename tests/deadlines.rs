@@ -143,7 +143,7 @@ fn far_singles() -> dominofit::puzzle::Instance {
     let (h, w, k) = (2047usize, 2048usize, 500usize);
     let m = h + 1;
     let (mut vertical, mut horizontal) = (Vec::new(), Vec::new());
-    let mut tile =
+    let tile =
         |cells: &[(usize, usize)], v: &mut Vec<(usize, usize)>, hz: &mut Vec<(usize, usize)>| {
             for pair in cells.chunks(2) {
                 let ((r1, c1), (r2, c2)) = (pair[0], pair[1]);

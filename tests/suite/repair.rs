@@ -20,7 +20,7 @@ fn the_repair_answers_only_with_tilings_of_the_complete_set() {
         let model = compile(&case.instance, Families::AllQuotas);
         with_tiling += usize::from(!case.expected.is_empty());
         without += usize::from(case.expected.is_empty());
-        let Some(mut repair) = Repair::new(&model, 7) else {
+        let Ok(Some(mut repair)) = Repair::new(&model, 7, &Budget::unlimited()) else {
             // No quotas (clue inversion refuted the board) or no tiling of the open
             // cells at all: then no tiling meets the clues either.
             assert!(

@@ -258,14 +258,6 @@ mod tests {
                     if emit_within(&board, &options, u64::MAX, &mut text, &|| false).is_err() {
                         continue; // MCC refuses raw sums
                     }
-                    let model = model::compile(&board, families);
-                    eprintln!(
-                        "RATIO {} {:?} {rows}x{cols} per_open {:.1} per_placement {:.1}",
-                        to.name(),
-                        families,
-                        text.len() as f64 / model.covers.len() as f64,
-                        text.len() as f64 / model.placements.len() as f64
-                    );
                     // Just the estimate is held: refused when the text is one byte shorter
                     // than the estimate would be.
                     let held =

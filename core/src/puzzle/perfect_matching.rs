@@ -104,7 +104,7 @@ pub fn perfect_matching(
     stop: &dyn Fn() -> bool,
 ) -> Matched {
     let cells = rows * cols;
-    let left = |cell: usize| (cell / cols + cell % cols) % 2 == 0;
+    let left = |cell: usize| (cell / cols + cell % cols).is_multiple_of(2);
     // Asked once a cell: the phases look at a cell's neighbours many times over.
     let open: Vec<bool> = (0..cells).map(open).collect();
     let open = open.as_slice();
