@@ -381,7 +381,8 @@ $("random").addEventListener("click", async () => {
 $("random-tiling").addEventListener("click", async () => {
     try {
         stopEngine();
-        const tiling = JSON.parse(await ask("randomTiling", instanceJson(null), seed()));
+        const timeout = Math.max(50, Number($("timeout").value) || 2000);
+        const tiling = JSON.parse(await ask("randomTiling", instanceJson(null), seed(), timeout));
         state.pieces = tiling.vertical.map(([r, c]) => ({ o: "v", r: r - 1, c: c - 1 }))
             .concat(tiling.horizontal.map(([r, c]) => ({ o: "h", r: r - 1, c: c - 1 })));
         say("");
