@@ -17,6 +17,11 @@ use crate::puzzle::perfect_matching::{LOOK_EVERY, Matched, Start, perfect_matchi
 /// No partner: a blocked (or covered) cell.
 pub(crate) use crate::puzzle::perfect_matching::NONE;
 
+/// The stop came before the tiling was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped before the random tiling was made")]
+pub struct Stopped;
+
 /// What [`Matching::cover`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Cover {
@@ -99,7 +104,7 @@ impl Matching {
         cols: usize,
         covered: Vec<bool>,
         stop: &dyn Fn() -> bool,
-    ) -> Result<Option<Matching>, super::Stopped> {
+    ) -> Result<Option<Matching>, Stopped> {
         let cells = rows * cols;
         let partner = match perfect_matching(
             rows,
@@ -110,7 +115,7 @@ impl Matching {
         ) {
             Matched::Perfect(partner) => partner,
             Matched::Imperfect => return Ok(None),
-            Matched::Stopped => return Err(super::Stopped),
+            Matched::Stopped => return Err(Stopped),
         };
         Ok(Some(Matching {
             rows,

@@ -25,17 +25,13 @@ use rand_chacha::rand_core::Rng;
 mod matching;
 
 pub(crate) use matching::NONE;
+pub use matching::Stopped;
 use matching::{Cover, Matching};
 
 /// Bytes per cell that making a tiling takes: the covered flags, the matching, the
 /// tiling made, and the two searches' links, marks and queues (building the first
 /// matching takes less beside it).
 pub const BYTES_PER_CELL: usize = 1 + 4 + 4 + 4 + 2 * (4 + 4);
-
-/// The stop came before the tiling was made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("stopped before the random tiling was made")]
-pub struct Stopped;
 
 /// A tiling found by randomized row-major backtracking, and what it took.
 pub struct Backtracked {
