@@ -138,10 +138,11 @@ impl Backend for Native {
             ending: Ending::Timeout,
             counters: Counters::default(),
         };
-        let layout = layout::Layout::new(model, self.options.transport);
-        if budget.expired() {
+        let Some(layout) =
+            layout::Layout::until(model, self.options.transport, &|| budget.expired())
+        else {
             return Ok(out_of_time());
-        }
+        };
         let budget = Budget {
             beside: Some(budget.beside.clone().unwrap_or_else(|| self.beside.clone())),
             ..budget.clone()
