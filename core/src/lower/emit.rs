@@ -121,22 +121,7 @@ fn emit_checked(
     })?;
     let model = model::compile(instance, options.families);
     if let Some(max) = max {
-        let estimated = match options.to.least_bytes_per_open_cell() {
-            Some(per_cell) => (model.covers.len() as u64).saturating_mul(per_cell),
-            // The clauses of the covers alone (their size is exact, whatever the
-            // encoding of the rest): each literal at least a digit and a space, each
-            // clause ended by "0\n".
-            None => (model.covers.iter())
-                .map(|cover| {
-                    let size = crate::encode::size::estimate(
-                        Encoding::Pairwise,
-                        cover.placements.len(),
-                        crate::encode::Bound::Exactly(1),
-                    );
-                    (size.lits.saturating_mul(2)).saturating_add(size.clauses.saturating_mul(2))
-                })
-                .fold(0u64, u64::saturating_add),
-        };
+        let estimated = options.to.least_bytes(&model);
         if estimated > max {
             return Err(EmitError::TooLong {
                 name: name(),
@@ -168,8 +153,8 @@ fn emit_checked(
 
 /// [`emit_within`] into one text of at most `max` bytes, for a host that must hold it
 /// whole (a page: a JavaScript string is at most about 512 MiB). A model whose text is
-/// estimated past `max` ([`Format::least_bytes_per_open_cell`], or the CNF's size for
-/// DIMACS) is refused before it is written; one that passes the estimate and still
+/// estimated past `max` ([`Format::least_bytes`], a lower bound of the text's size) is
+/// refused before it is written; one that passes the estimate and still
 /// reaches `max` is refused when it does, so the host is never handed more.
 ///
 /// # Errors

@@ -102,12 +102,49 @@ impl Format {
         }
     }
 
-    /// Bytes of text per open cell that the format takes at the least: measured on
+    /// A lower bound of the text's bytes for `model`, so that a host that must hold the
+    /// whole text refuses before it writes a byte a text surely too long (and never one
+    /// that fits: a test holds the bound to the text on every format, family and shape).
+    /// The largest of what the format takes at the least per open cell
+    /// ([`Self::least_bytes_per_open_cell`]) and, for the formats that name the pieces
+    /// (`v_R_C`), the names written: each piece is named once where it is declared, in
+    /// its two cells' cover rows and in the row of each quota group it is in, every name
+    /// with at least one byte beside it. The names' digits are what make a large board's
+    /// text grow faster than its cells. DIMACS: the clauses of the covers alone (their
+    /// size is exact, whatever the encoding of the rest), each literal at least a digit
+    /// and a space, each clause ended by `0` and a newline.
+    pub fn least_bytes(self, model: &Model) -> u64 {
+        let per_cell = self
+            .least_bytes_per_open_cell()
+            .map_or(0, |bytes| (model.covers.len() as u64).saturating_mul(bytes));
+        let named = match self {
+            // `var 0..1: NAME;` and a newline around each declared name in MiniZinc.
+            Format::Mzn => Some(12),
+            Format::Lp => Some(0),
+            _ => None,
+        };
+        let names = named.map_or(0, |declared| least_name_bytes(model, declared));
+        let clauses = if self == Format::Dimacs {
+            (model.covers.iter())
+                .map(|cover| {
+                    let size = crate::encode::size::estimate(
+                        crate::encode::Encoding::Pairwise,
+                        cover.placements.len(),
+                        crate::encode::Bound::Exactly(1),
+                    );
+                    (size.lits.saturating_mul(2)).saturating_add(size.clauses.saturating_mul(2))
+                })
+                .fold(0u64, u64::saturating_add)
+        } else {
+            0
+        };
+        per_cell.max(names).max(clauses)
+    }
+
+    /// Bytes of text per open cell that the format takes at the least, about: measured on
     /// planted boards of every shape with every family (the fewest per cell are on thin
-    /// boards with the `minimal` families), less 10%. A lower bound, so that a host that
-    /// must hold the whole text refuses before writing only a text surely too long (a
-    /// large board takes about twice this). DIMACS, whose size is its encoding's, is
-    /// bounded by the clauses of its covers instead.
+    /// boards with the `minimal` families), less 10%. DIMACS, whose size is its
+    /// encoding's, has none.
     pub fn least_bytes_per_open_cell(self) -> Option<u64> {
         match self {
             Format::ModelJson => Some(110),
@@ -185,6 +222,26 @@ impl Format {
         }
         Ok(())
     }
+}
+
+/// The bytes the pieces' names take in a text that names each piece `v_R_C` or `h_R_C`
+/// (one-based) once where it is declared (with `declared` bytes more there), once in
+/// each of its two cells' cover rows and once in each of its quota groups' rows, with
+/// at least one byte beside each name.
+fn least_name_bytes(model: &Model, declared: u64) -> u64 {
+    let mut groups = vec![0u64; model.placements.len()];
+    for group in &model.quotas {
+        for &p in model.members(group) {
+            groups[p as usize] += 1;
+        }
+    }
+    let digits = |n: usize| n.checked_ilog10().map_or(1, |d| u64::from(d) + 1);
+    (model.placements.iter().zip(&groups))
+        .map(|(piece, &in_groups)| {
+            let name = 3 + digits(piece.row + 1) + digits(piece.col + 1);
+            (3 + in_groups) * (name + 1) + declared
+        })
+        .fold(0u64, u64::saturating_add)
 }
 
 from_str_by_name!(Format, UnknownFormat, "format");
