@@ -68,8 +68,9 @@ pub enum Matched {
 const FAR: u32 = u32::MAX;
 
 /// The up to four neighbours of `cell` on a `rows` × `cols` board: right, down, left,
-/// up (the order is part of which matching comes out).
-fn neighbours(rows: usize, cols: usize, cell: usize) -> [Option<u32>; 4] {
+/// up (the order is part of which matching comes out, and of the paths the repair
+/// and the backtracking oracle find).
+pub(crate) fn neighbours(rows: usize, cols: usize, cell: usize) -> [Option<u32>; 4] {
     let (r, c) = (cell / cols, cell % cols);
     [
         (c + 1 < cols).then(|| (cell + 1) as u32),

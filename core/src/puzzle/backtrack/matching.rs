@@ -130,13 +130,7 @@ impl Matching {
 
     /// The up to four uncovered-or-not neighbours of `cell` on the board.
     fn neighbours(&self, cell: usize) -> [Option<u32>; 4] {
-        let (r, c) = (cell / self.cols, cell % self.cols);
-        [
-            (c + 1 < self.cols).then(|| (cell + 1) as u32),
-            (r + 1 < self.rows).then(|| (cell + self.cols) as u32),
-            (c > 0).then(|| (cell - 1) as u32),
-            (r > 0).then(|| (cell - self.cols) as u32),
-        ]
+        crate::puzzle::perfect_matching::neighbours(self.rows, self.cols, cell)
     }
 
     /// Covers `a` and `b` (neighbours, both uncovered) with one piece if the cells left

@@ -16,13 +16,7 @@ pub(super) struct Tiling {
 impl Tiling {
     /// The up to four neighbours of `cell` on the board.
     pub fn neighbours(&self, cell: usize) -> [Option<u32>; 4] {
-        let (r, c) = (cell / self.cols, cell % self.cols);
-        [
-            (c + 1 < self.cols).then(|| (cell + 1) as u32),
-            (r + 1 < self.rows).then(|| (cell + self.cols) as u32),
-            (c > 0).then(|| (cell - 1) as u32),
-            (r > 0).then(|| (cell - self.cols) as u32),
-        ]
+        crate::puzzle::perfect_matching::neighbours(self.rows, self.cols, cell)
     }
 
     /// The piece pairing `a` and `b` (neighbours) as the cut it crosses: a vertical
