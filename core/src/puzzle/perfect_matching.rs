@@ -6,14 +6,23 @@
 //! Greedy pairs row by row (right, else down) leave few cells on most boards, but a
 //! board can be made to leave many, each far from a partner; one breadth-first search
 //! per left cell then costs the board's area each, and the whole is quadratic (a
-//! 2048×2048 board with 1,000 such cells took 18 s). Hopcroft–Karp phases instead find
-//! a maximal set of shortest disjoint augmenting paths from all the left cells at once,
-//! one breadth-first layering and one depth-first pass per phase, each linear in the
-//! board; the phases are few (at most about twice the square root of the cells, and on
-//! grid boards a handful).
+//! 2048×2048 board with 1,000 such cells took 18 s). A *forest pass* instead grows one
+//! breadth-first tree from every free left cell at once, over the whole board, and each
+//! tree flips the first augmenting path it reaches and grows no more: the trees are
+//! disjoint, so their paths are, and one linear pass pairs as many cells as there are
+//! trees that reach a free cell of the other colour. Any tree that could reach one
+//! and does not was cut off by a tree that did, so each pass flips at least one path
+//! and passes repeat until none is left or none can be found.
+//!
+//! Hopcroft–Karp phases (shortest paths only, a layering cut at the first free cell)
+//! were the first method here; they bound the phases by the square root of the cells,
+//! but on a drawn shape with many holes the paths grow long and each phase pairs few:
+//! 113 phases and 11.5 s on a 2048×2048 shape with 600,000 holes, where forest passes
+//! need 6 and 0.8 s (BENCHMARKS.md). A pass that flips one path costs as much as a
+//! phase, so nothing is lost where paths are few.
 //!
 //! The grid graph is bipartite by the checkerboard: `(r + c)` even cells (the search's
-//! "left" side) against odd ones. The work looks at `stop` at each phase and every
+//! "left" side) against odd ones. The work looks at `stop` at each pass and every
 //! [`LOOK_EVERY`] steps, so that a time limit or a stop request holds while the matching
 //! is built.
 
@@ -22,10 +31,6 @@ pub const NONE: u32 = u32::MAX;
 
 /// Steps of the search (cells taken from a queue or a stack) between looks at `stop`.
 pub const LOOK_EVERY: u32 = 1 << 14;
-
-/// Bytes per cell the search holds beside the matching: its layer numbers, its
-/// queue and stack, and which neighbour each cell's depth-first walk tries next.
-pub const SCRATCH_BYTES_PER_CELL: usize = 1 + 4 + 4 + 4 + 1;
 
 use super::{Orientation, Piece};
 
@@ -64,8 +69,8 @@ pub enum Matched {
     Stopped,
 }
 
-/// "Not reached" in a phase's layering.
-const FAR: u32 = u32::MAX;
+/// "Not reached" in a pass's forest.
+const UNREACHED: u32 = u32::MAX;
 
 /// The up to four neighbours of `cell` on a `rows` × `cols` board: right, down, left,
 /// up (the order is part of which matching comes out, and of the paths the repair
@@ -80,17 +85,20 @@ pub(crate) fn neighbours(rows: usize, cols: usize, cell: usize) -> [Option<u32>;
     ]
 }
 
-/// How the greedy pairs are laid before the phases.
+/// How the greedy pairs are laid before the forest passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start {
-    /// Row by row, each cell with its right neighbour, else the one below: the repair's
-    /// start (its moves, and so its answers, follow from this tiling).
+    /// Row by row, each cell with its right neighbour, else the one below. The plainest
+    /// start, and the one that strands cells a pendants-first start would pair (the
+    /// tests use it so, to make the passes work).
     RowMajor,
     /// First every cell with a single free neighbour paired with it, over and over
     /// (Karp and Sipser's rule, which never costs a pair a perfect matching needs), then
-    /// row by row. On a shape with many holes the row-major pairs leave thousands of
-    /// cells far from a partner (10,078 on a 2048×2048 shape with 600,000 holes, and 113
-    /// phases); pendants first leave few.
+    /// row by row: the start of both the repair and the backtracking oracle. Where
+    /// greedy pairs would strand cells at the ends of long corridors (the pendants of
+    /// the crafted board in `tests/deadlines.rs`: 1,000 cells left by row-major pairs,
+    /// each a band's length from its partner, and 33 s of passes) it leaves none; on a
+    /// shape with many holes it leaves about as many as row-major.
     PendantsFirst,
 }
 
@@ -106,7 +114,7 @@ pub fn perfect_matching(
 ) -> Matched {
     let cells = rows * cols;
     let left = |cell: usize| (cell / cols + cell % cols).is_multiple_of(2);
-    // Asked once a cell: the phases look at a cell's neighbours many times over.
+    // Asked once a cell: the passes look at a cell's neighbours many times over.
     let open: Vec<bool> = (0..cells).map(open).collect();
     let open = open.as_slice();
     let mut partner = vec![NONE; cells];
@@ -145,13 +153,14 @@ pub fn perfect_matching(
     if free.is_empty() {
         return Matched::Perfect(partner);
     }
-    let mut phases = Phases {
-        rows,
-        cols,
-        layer: vec![FAR; cells],
+    let mut forest = Forest {
+        ways: (0..cells)
+            .map(|cell| ways(rows, cols, open, cell))
+            .collect(),
+        step_to: [1, cols as isize, -1, -(cols as isize)],
+        parent: vec![UNREACHED; cells],
+        tree: vec![0; cells],
         queue: Vec::new(),
-        stack: Vec::new(),
-        tried: vec![0; cells],
         steps: 0,
         stop,
     };
@@ -159,15 +168,10 @@ pub fn perfect_matching(
         if stop() {
             return Matched::Stopped;
         }
-        match phases.layer_from(&free, &partner, open) {
+        match forest.pass(&free, &mut partner) {
             None => return Matched::Stopped,
-            Some(false) => return Matched::Imperfect,
-            Some(true) => {}
-        }
-        for &start in &free {
-            if phases.augment_from(start, &mut partner, open).is_none() {
-                return Matched::Stopped;
-            }
+            Some(0) => return Matched::Imperfect,
+            Some(_) => {}
         }
         free.retain(|&cell| partner[cell as usize] == NONE);
     }
@@ -214,23 +218,36 @@ fn pair_pendants(rows: usize, cols: usize, open: &[bool], partner: &mut [u32]) {
     }
 }
 
-/// The scratch of the phases, sized once to the board.
-struct Phases<'a> {
-    rows: usize,
-    cols: usize,
-    /// A left cell's layer in this phase's breadth-first layering ([`FAR`]: not
-    /// reached, or found to lead to no free cell).
-    layer: Vec<u32>,
+/// The open neighbours of `cell` as bits, in the order of [`neighbours`].
+fn ways(rows: usize, cols: usize, open: &[bool], cell: usize) -> u8 {
+    let around = neighbours(rows, cols, cell);
+    (0..around.len())
+        .filter(|&k| around[k].is_some_and(|n| open[n as usize]))
+        .fold(0, |bits, k| bits | 1 << k)
+}
+
+/// The scratch of the forest passes, sized once to the board.
+struct Forest<'a> {
+    /// For each cell, which of its neighbours (bit `k` for the `k`th of [`neighbours`])
+    /// are open cells: a pass asks this of every cell it reaches, and one byte answers
+    /// it without dividing the cell's index by the width or looking at four neighbours.
+    ways: Vec<u8>,
+    /// The index offset of the `k`th neighbour.
+    step_to: [isize; 4],
+    /// A reached left cell's parent in its tree (a root is its own), [`UNREACHED`]
+    /// for the others; the right cell between a cell and its parent is the cell's
+    /// partner, so it need not be kept.
+    parent: Vec<u32>,
+    /// A reached left cell's tree: the index of its root in the free cells.
+    tree: Vec<u32>,
+    /// The pass's left cells in the order reached; also which `parent` entries the
+    /// next pass must forget.
     queue: Vec<u32>,
-    /// The depth-first walk's left cells, start first.
-    stack: Vec<u32>,
-    /// For a left cell on the walk: how many of its neighbours it has tried.
-    tried: Vec<u8>,
     steps: u32,
     stop: &'a dyn Fn() -> bool,
 }
 
-impl Phases<'_> {
+impl Forest<'_> {
     /// Counts a step; `false` when it is time to look and `stop` says so.
     fn step(&mut self) -> bool {
         self.steps += 1;
@@ -241,21 +258,22 @@ impl Phases<'_> {
         true
     }
 
-    /// Layers the left cells by their distance (in matched steps) from the free left
-    /// cells, up to the first layer from which a free right cell is reached: `Some(true)`
-    /// when one is, `Some(false)` when none can be (no augmenting path: the matching is
-    /// maximum and not perfect), `None` when stopped.
-    fn layer_from(&mut self, free: &[u32], partner: &[u32], open: &[bool]) -> Option<bool> {
-        // Only the cells the last phase layered have a layer to forget: its queue.
+    /// One forest pass from the free left cells `free`, flipping into `partner` the
+    /// first augmenting path of each tree that reaches a free right cell. Returns how
+    /// many paths it flipped (none: the matching is maximum, and as it is not perfect
+    /// there is no tiling), `None` when stopped.
+    fn pass(&mut self, free: &[u32], partner: &mut [u32]) -> Option<usize> {
         for &cell in &self.queue {
-            self.layer[cell as usize] = FAR;
+            self.parent[cell as usize] = UNREACHED;
         }
         self.queue.clear();
-        for &cell in free {
-            self.layer[cell as usize] = 0;
+        let mut flipped_tree = vec![false; free.len()];
+        for (i, &cell) in free.iter().enumerate() {
+            self.parent[cell as usize] = cell;
+            self.tree[cell as usize] = i as u32;
             self.queue.push(cell);
         }
-        let mut found = FAR;
+        let mut flipped = 0;
         let mut head = 0;
         while head < self.queue.len() {
             if !self.step() {
@@ -263,82 +281,51 @@ impl Phases<'_> {
             }
             let x = self.queue[head] as usize;
             head += 1;
-            let here = self.layer[x];
-            if here >= found {
-                break;
+            let tree = self.tree[x] as usize;
+            // A flipped tree's cells hold new partners; growing it further would walk
+            // the new pairs as if they were the old.
+            if flipped_tree[tree] {
+                continue;
             }
-            for y in neighbours(self.rows, self.cols, x).into_iter().flatten() {
-                if !open[y as usize] {
+            let ways = self.ways[x];
+            for (k, to) in self.step_to.into_iter().enumerate() {
+                if ways >> k & 1 == 0 {
                     continue;
                 }
-                let z = partner[y as usize];
+                let y = x.wrapping_add_signed(to);
+                let z = partner[y];
                 if z == NONE {
-                    found = found.min(here + 1);
-                } else if self.layer[z as usize] == FAR {
-                    self.layer[z as usize] = here + 1;
+                    self.flip(x as u32, y as u32, partner);
+                    flipped_tree[tree] = true;
+                    flipped += 1;
+                    break;
+                }
+                // A right cell paired by a flip of this pass is paired with a cell of
+                // the flipped tree, reached already: no tree steps through it.
+                if self.parent[z as usize] == UNREACHED {
+                    self.parent[z as usize] = x as u32;
+                    self.tree[z as usize] = tree as u32;
                     self.queue.push(z);
                 }
             }
         }
-        Some(found != FAR)
+        Some(flipped)
     }
 
-    /// One augmenting path from the free left `start` along the layering, flipped into
-    /// `partner` when found; the left cells found to lead nowhere are taken out of the
-    /// layering, so that the phase's walks together stay linear. `None` when stopped.
-    fn augment_from(&mut self, start: u32, partner: &mut [u32], open: &[bool]) -> Option<()> {
-        if self.layer[start as usize] != 0 {
-            return Some(());
-        }
-        self.stack.clear();
-        self.stack.push(start);
-        self.tried[start as usize] = 0;
-        while let Some(&x) = self.stack.last() {
-            if !self.step() {
-                return None;
+    /// Flips the path from the root of `x`'s tree down to `x` and on to the free right
+    /// cell `end`: each left cell on it takes the right cell its child came through
+    /// (`x` takes `end`), and the root, free before, is paired.
+    fn flip(&self, x: u32, end: u32, partner: &mut [u32]) {
+        let (mut left, mut right) = (x, end);
+        loop {
+            let through = partner[left as usize];
+            partner[left as usize] = right;
+            partner[right as usize] = left;
+            let up = self.parent[left as usize];
+            if up == left {
+                break;
             }
-            let xu = x as usize;
-            let around = neighbours(self.rows, self.cols, xu);
-            let k = self.tried[xu] as usize;
-            if k == around.len() {
-                // Every way from x leads nowhere in this phase.
-                self.layer[xu] = FAR;
-                self.stack.pop();
-                continue;
-            }
-            self.tried[xu] += 1;
-            let Some(y) = around[k] else {
-                continue;
-            };
-            if !open[y as usize] {
-                continue;
-            }
-            let z = partner[y as usize];
-            if z == NONE {
-                // A free right cell: flip the path, each left cell on the stack taking
-                // the right cell its walk stepped to.
-                self.flip(y, partner);
-                return Some(());
-            }
-            if self.layer[z as usize] == self.layer[xu].wrapping_add(1) {
-                self.tried[z as usize] = 0;
-                self.stack.push(z);
-            }
-        }
-        Some(())
-    }
-
-    /// Flips the path the stack holds, which ends at the free right cell `end` reached
-    /// from the stack's top; its left cells leave the layering (each path of a phase is
-    /// disjoint from the others).
-    fn flip(&mut self, end: u32, partner: &mut [u32]) {
-        let mut to = end;
-        while let Some(x) = self.stack.pop() {
-            let before = partner[x as usize];
-            partner[x as usize] = to;
-            partner[to as usize] = x;
-            self.layer[x as usize] = FAR;
-            to = before;
+            (left, right) = (up, through);
         }
     }
 }
@@ -436,7 +423,7 @@ mod tests {
     }
 
     /// The board of [`long_augmenting_paths_are_found`]: its greedy pairs leave the
-    /// pendant cells of the last row, so that phases are needed.
+    /// pendant cells of the last row, so that forest passes are needed.
     fn pendants() -> (usize, usize, Vec<bool>) {
         let (rows, cols) = (41, 40);
         let mut open = vec![true; rows * cols];
