@@ -139,8 +139,7 @@ fn every_backend_keeps_the_time_limit_up_to_1024_by_1024() {
 /// on the left, 500 of the other on the right), clues from a planted tiling of nested
 /// U-shaped bands whose legs end on the pendants. The repair's first tiling (a perfect
 /// matching) ran before its first look at the clock and took 18 s under `--timeout 3`;
-/// since it starts by pairing pendants it takes 0.1 s, and the descent that follows
-/// (86,544 moves, 8 s) is what the limit must cut.
+/// it is still the slow part (about 33 s of forest passes), now looking at the clock.
 fn far_singles() -> dominofit::puzzle::Instance {
     let (h, w, k) = (2047usize, 2048usize, 500usize);
     let m = h + 1;
@@ -203,7 +202,6 @@ fn far_singles() -> dominofit::puzzle::Instance {
 
 /// The native engine's every phase looks at the clock: on the board made for the first
 /// tiling to be slow, `--timeout 1` ends within the limit and its allowance, `unknown`.
-/// (The matching's own stop is held by its unit test, `a_stop_is_heeded`.)
 #[test]
 fn the_first_tiling_keeps_the_time_limit() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,7 @@ use super::tiling::{NONE, Tiling};
 use crate::puzzle::perfect_matching::{Matched, Start, perfect_matching};
 
 /// Some perfect matching of the open cells (`open[cell]`), or why there is none
-/// ([`perfect_matching`]: forest passes from pendants-first greedy pairs), looking at `stop`
+/// ([`perfect_matching`]: forest passes from row-major greedy pairs), looking at `stop`
 /// as it goes.
 pub fn any_tiling(
     rows: usize,
@@ -16,7 +16,7 @@ pub fn any_tiling(
     open: &[bool],
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Tiling>, Stopped> {
-    match perfect_matching(rows, cols, &|cell| open[cell], Start::PendantsFirst, stop) {
+    match perfect_matching(rows, cols, &|cell| open[cell], Start::RowMajor, stop) {
         Matched::Perfect(partner) => Ok(Some(Tiling {
             rows,
             cols,

@@ -15,24 +15,25 @@
 //! and passes repeat until none is left or none can be found.
 //!
 //! Hopcroft–Karp phases (shortest paths only, a layering cut at the first free cell)
-//! were the first method here; they bound the phases by the square root of the cells,
-//! but on a drawn shape with many holes the paths grow long and each phase pairs few:
-//! 113 phases and 11.5 s on a 2048×2048 shape with 600,000 holes, where forest passes
-//! need 6 and 0.8 s (BENCHMARKS.md). A pass that flips one path costs as much as a
-//! phase, so nothing is lost where paths are few.
+//! bound the phases by the square root of the cells, but on a drawn shape with many
+//! holes the paths grow long and each phase pairs few: 113 phases and 11.5 s on a
+//! 2048×2048 shape with 600,000 holes, where forest passes need 6 and 0.8 s
+//! (BENCHMARKS.md). The phases stay for the repair's first tiling ([`Start::RowMajor`]),
+//! whose moves follow from the tiling it starts from.
 //!
 //! The grid graph is bipartite by the checkerboard: `(r + c)` even cells (the search's
-//! "left" side) against odd ones. The work looks at `stop` at each pass and every
+//! "left" side) against odd ones. The work looks at `stop` at each pass (or phase) and every
 //! [`LOOK_EVERY`] steps, so that a time limit or a stop request holds while the matching
 //! is built.
 
-/// No partner: a blocked cell (or, during the search, an unmatched one).
-pub const NONE: u32 = u32::MAX;
-
-/// Steps of the search (cells taken from a queue or a stack) between looks at `stop`.
-pub const LOOK_EVERY: u32 = 1 << 14;
+mod grid;
+mod phases;
+#[cfg(test)]
+mod tests;
 
 use super::{Orientation, Piece};
+pub(crate) use grid::neighbours;
+pub use grid::{LOOK_EVERY, NONE};
 
 /// The pieces of a pairing of cells (`partner[cell]`, [`NONE`] for cells it leaves
 /// out), in increasing order of their start cell: two cells side by side in one row
@@ -72,33 +73,19 @@ pub enum Matched {
 /// "Not reached" in a pass's forest.
 const UNREACHED: u32 = u32::MAX;
 
-/// The up to four neighbours of `cell` on a `rows` × `cols` board: right, down, left,
-/// up (the order is part of which matching comes out, and of the paths the repair
-/// and the backtracking oracle find).
-pub(crate) fn neighbours(rows: usize, cols: usize, cell: usize) -> [Option<u32>; 4] {
-    let (r, c) = (cell / cols, cell % cols);
-    [
-        (c + 1 < cols).then(|| (cell + 1) as u32),
-        (r + 1 < rows).then(|| (cell + cols) as u32),
-        (c > 0).then(|| (cell - 1) as u32),
-        (r > 0).then(|| (cell - cols) as u32),
-    ]
-}
-
-/// How the greedy pairs are laid before the forest passes.
+/// How the greedy pairs are laid, and how the cells they leave are matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Start {
-    /// Row by row, each cell with its right neighbour, else the one below. The plainest
-    /// start, and the one that strands cells a pendants-first start would pair (the
-    /// tests use it so, to make the passes work).
+    /// Row by row, each cell with its right neighbour, else the one below, then
+    /// Hopcroft–Karp phases: the repair's start, as it was tuned with.
     RowMajor,
     /// First every cell with a single free neighbour paired with it, over and over
     /// (Karp and Sipser's rule, which never costs a pair a perfect matching needs), then
-    /// row by row: the start of both the repair and the backtracking oracle. Where
-    /// greedy pairs would strand cells at the ends of long corridors (the pendants of
-    /// the crafted board in `tests/deadlines.rs`: 1,000 cells left by row-major pairs,
-    /// each a band's length from its partner, and 33 s of passes) it leaves none; on a
-    /// shape with many holes it leaves about as many as row-major.
+    /// row by row, then forest passes: the backtracking oracle's start. Where greedy
+    /// pairs would strand cells at the ends of long corridors (the pendants of the
+    /// crafted board in `tests/deadlines.rs`: 1,000 cells left by row-major pairs, each
+    /// a band's length from its partner) it leaves none; on a shape with many holes it
+    /// leaves about as many as row-major.
     PendantsFirst,
 }
 
@@ -152,6 +139,13 @@ pub fn perfect_matching(
         .collect();
     if free.is_empty() {
         return Matched::Perfect(partner);
+    }
+    if start == Start::RowMajor {
+        return match phases::shortest_phases(rows, cols, open, &mut partner, free, stop) {
+            Some(true) => Matched::Perfect(partner),
+            Some(false) => Matched::Imperfect,
+            None => Matched::Stopped,
+        };
     }
     let mut forest = Forest {
         ways: (0..cells)
@@ -327,124 +321,5 @@ impl Forest<'_> {
             }
             (left, right) = (up, through);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Matched, NONE, Start, perfect_matching};
-
-    /// Whether `partner` pairs every open cell with an open neighbour, both ways.
-    fn is_perfect(rows: usize, cols: usize, open: &[bool], partner: &[u32]) -> bool {
-        (0..rows * cols).all(|cell| {
-            let p = partner[cell];
-            if !open[cell] {
-                return p == NONE;
-            }
-            if p == NONE || partner[p as usize] as usize != cell || !open[p as usize] {
-                return false;
-            }
-            let (a, b) = (cell.min(p as usize), cell.max(p as usize));
-            (b == a + 1 && a / cols == b / cols) || b == a + cols
-        })
-    }
-
-    /// Whether the open cells can be tiled, by plain backtracking at the first open
-    /// uncovered cell: knows nothing of matchings.
-    fn tileable(rows: usize, cols: usize, free: &mut [bool]) -> bool {
-        let Some(cell) = (0..rows * cols).find(|&c| free[c]) else {
-            return true;
-        };
-        free[cell] = false;
-        let mut ok = false;
-        for other in [
-            (cell % cols + 1 < cols).then(|| cell + 1),
-            (cell / cols + 1 < rows).then(|| cell + cols),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if free[other] {
-                free[other] = false;
-                ok = tileable(rows, cols, free);
-                free[other] = true;
-                if ok {
-                    break;
-                }
-            }
-        }
-        free[cell] = true;
-        ok
-    }
-
-    #[test]
-    fn agrees_with_backtracking_on_every_small_board() {
-        for (rows, cols) in [(1, 6), (2, 4), (3, 3), (3, 4), (4, 4)] {
-            let cells = rows * cols;
-            for mask in 0u32..(1 << cells) {
-                let open: Vec<bool> = (0..cells).map(|c| mask >> c & 1 == 1).collect();
-                let expected = tileable(rows, cols, &mut open.clone());
-                for start in [Start::RowMajor, Start::PendantsFirst] {
-                    let found = perfect_matching(rows, cols, &|c| open[c], start, &|| false);
-                    match found {
-                        Matched::Perfect(partner) => {
-                            assert!(
-                                expected,
-                                "{rows}x{cols} mask {mask}: matched an untileable board"
-                            );
-                            assert!(
-                                is_perfect(rows, cols, &open, &partner),
-                                "{rows}x{cols} mask {mask}"
-                            );
-                        }
-                        Matched::Imperfect => {
-                            assert!(!expected, "{rows}x{cols} mask {mask}: missed a tiling")
-                        }
-                        Matched::Stopped => panic!("stopped without a stop"),
-                    }
-                }
-            }
-        }
-    }
-
-    /// Nested U-shaped bands whose greedy pairs leave a cell at each end of each band:
-    /// every augmenting path runs the length of its band.
-    #[test]
-    fn long_augmenting_paths_are_found() {
-        let (rows, cols, open) = pendants();
-        let expected = tileable(rows, cols, &mut open.clone());
-        assert!(expected, "the bands have a tiling");
-        for start in [Start::RowMajor, Start::PendantsFirst] {
-            match perfect_matching(rows, cols, &|c| open[c], start, &|| false) {
-                Matched::Perfect(partner) => assert!(is_perfect(rows, cols, &open, &partner)),
-                other => panic!("{start:?}: {}", matches!(other, Matched::Imperfect)),
-            }
-        }
-    }
-
-    /// The board of [`long_augmenting_paths_are_found`]: its greedy pairs leave the
-    /// pendant cells of the last row, so that forest passes are needed.
-    fn pendants() -> (usize, usize, Vec<bool>) {
-        let (rows, cols) = (41, 40);
-        let mut open = vec![true; rows * cols];
-        for c in 0..cols {
-            open[(rows - 1) * cols + c] = c % 4 == 0 || c % 4 == 3;
-        }
-        (rows, cols, open)
-    }
-
-    #[test]
-    fn a_stop_is_heeded() {
-        let (rows, cols, open) = pendants();
-        let asked = std::cell::Cell::new(0);
-        let stop = || {
-            asked.set(asked.get() + 1);
-            true
-        };
-        assert!(matches!(
-            perfect_matching(rows, cols, &|c| open[c], Start::RowMajor, &stop),
-            Matched::Stopped
-        ));
-        assert_eq!(asked.get(), 1);
     }
 }
