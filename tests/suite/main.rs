@@ -30,6 +30,7 @@ mod planted;
 mod quick_reader;
 mod race;
 mod repair;
+mod retile;
 mod sat_exhaustive;
 mod schemas;
 mod shared;

@@ -16,6 +16,7 @@ mod matching;
 pub mod proof;
 pub mod recipe;
 pub mod repair;
+pub mod retile;
 mod search;
 pub mod small;
 
@@ -151,6 +152,21 @@ impl Backend for Native {
             cache_words: footprint::cache_words(&self.options),
             ..self.options
         };
+        if limit >= 2 && model.covers.len() >= options.repair_min_cells {
+            // Large enough for the repair to find the first tiling: the rest may be a
+            // window's re-tiling away.
+            let mut search = |sink: &mut Sink| {
+                let search = search::Search::new(&layout, options).handing_on_repairs();
+                search.run(limit, &budget, sink)
+            };
+            return Ok(retile::with_retilings(
+                model,
+                limit,
+                &budget,
+                sink,
+                &mut search,
+            ));
+        }
         let search = search::Search::new(&layout, options);
         if budget.expired() {
             return Ok(out_of_time());

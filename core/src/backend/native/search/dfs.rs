@@ -70,7 +70,12 @@ impl<'a, T: Trace> Search<'a, T> {
         // boards the root's matching filter alone costs more than the repair's whole
         // answer (17 s against 0.6 s at 1024×1024).
         let mut repair = None;
-        if restarts && let Some(ending) = self.repair_opening(&mut repair, limit, budget, sink) {
+        // Tilings reported so far (by an earlier descent, or the repair), sorted.
+        let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
+        if restarts
+            && let Some(ending) =
+                self.repair_opening(&mut repair, limit, budget, sink, &mut reported)
+        {
             return Outcome {
                 ending,
                 counters: self.counters(0),
@@ -139,7 +144,6 @@ impl<'a, T: Trace> Search<'a, T> {
         let ending = if !root_alive {
             Ending::Exhausted
         } else {
-            let mut reported: FxHashSet<Box<[PlacementId]>> = FxHashSet::default();
             let mut run = 0u32;
             // The LP refutes the root, rebuilt from the trail when it starts, so that it
             // can start from inside a descent, which it never cuts short (a descent cut
@@ -180,7 +184,13 @@ impl<'a, T: Trace> Search<'a, T> {
                         self.restarts += 1;
                         let since = self.undone - undone_seen;
                         undone_seen = self.undone;
-                        let turn = self.repair_turn(&mut repair, limit, run, since, budget, sink);
+                        let turn = self.repair_turn(
+                            &mut repair,
+                            (limit, run, since),
+                            budget,
+                            sink,
+                            &mut reported,
+                        );
                         if let Some(ending) = turn {
                             break ending;
                         }

@@ -84,8 +84,9 @@ pub struct SearchOptions {
     /// 35 per cell from 96×96 to 2048×2048 (BENCHMARKS.md, "Repair"), while a single
     /// descent of a 2048×2048 board costs most of a minute before its first restart.
     pub repair_opening: u64,
-    /// Open cells a board needs for the repair to take turns: smaller boards are the
-    /// descent's alone (it decides them, or they have no tiling).
+    /// Open cells a board needs for the repair to take turns, and for a search for two
+    /// tilings or more to try windows after its first (`native::retile`): smaller
+    /// boards are the descent's alone (it decides them, or they have no tiling).
     pub repair_min_cells: usize,
     /// The repair's work in a turn, in sixteenths of the descents' work since its last
     /// turn per 4,096 open cells of the board (`search/repair.rs` says how each is

@@ -40,6 +40,11 @@ pub(in crate::backend::native) struct Search<'a, T: Trace = Unlogged> {
     pub(super) farkas_refutations: u64,
     /// Moves the repair engine made between descents (`search/repair.rs`).
     pub(super) repair_moves: u64,
+    /// Whether a tiling the repair finds is handed on when more than one is asked
+    /// ([`Search::handing_on_repairs`]).
+    pub(super) hand_on_repairs: bool,
+    /// The repair handed on its tiling: its work is done.
+    pub(super) repair_finished: bool,
     /// The LP refutation of the root running in the background, if any.
     pub(super) lp: Option<farkas::Pending>,
     /// The LP was solved and could not refute the root: it is not tried again.
@@ -66,6 +71,15 @@ impl<'a> Search<'a> {
         options: SearchOptions,
     ) -> Search<'a> {
         Search::traced(lay, options, Unlogged)
+    }
+
+    /// The search that lets the repair take turns when more than one tiling is asked
+    /// too: the first tiling it finds goes to the sink (where windows may make more of
+    /// it, `native::retile`) and the descents go on for the rest, never reporting it
+    /// again. Only unlogged: a proof's search reports what its descents reach.
+    pub(in crate::backend::native) fn handing_on_repairs(mut self) -> Search<'a> {
+        self.hand_on_repairs = true;
+        self
     }
 }
 
@@ -107,6 +121,8 @@ impl<'a, T: Trace> Search<'a, T> {
             cache_hits: 0,
             farkas_refutations: 0,
             repair_moves: 0,
+            hand_on_repairs: false,
+            repair_finished: false,
             lp: None,
             lp_settled: false,
             lp_root_mark: None,
