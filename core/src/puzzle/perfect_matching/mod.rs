@@ -32,6 +32,7 @@ mod phases;
 mod tests;
 
 use super::{Orientation, Piece};
+use grid::Looks;
 pub(crate) use grid::neighbours;
 pub use grid::{LOOK_EVERY, NONE};
 
@@ -155,8 +156,7 @@ pub fn perfect_matching(
         parent: vec![UNREACHED; cells],
         tree: vec![0; cells],
         queue: Vec::new(),
-        steps: 0,
-        stop,
+        looks: Looks::new(stop),
     };
     while !free.is_empty() {
         if stop() {
@@ -237,21 +237,10 @@ struct Forest<'a> {
     /// The pass's left cells in the order reached; also which `parent` entries the
     /// next pass must forget.
     queue: Vec<u32>,
-    steps: u32,
-    stop: &'a dyn Fn() -> bool,
+    looks: Looks<'a>,
 }
 
 impl Forest<'_> {
-    /// Counts a step; `false` when it is time to look and `stop` says so.
-    fn step(&mut self) -> bool {
-        self.steps += 1;
-        if self.steps >= LOOK_EVERY {
-            self.steps = 0;
-            return !(self.stop)();
-        }
-        true
-    }
-
     /// One forest pass from the free left cells `free`, flipping into `partner` the
     /// first augmenting path of each tree that reaches a free right cell. Returns how
     /// many paths it flipped (none: the matching is maximum, and as it is not perfect
@@ -270,7 +259,7 @@ impl Forest<'_> {
         let mut flipped = 0;
         let mut head = 0;
         while head < self.queue.len() {
-            if !self.step() {
+            if !self.looks.step() {
                 return None;
             }
             let x = self.queue[head] as usize;

@@ -5,7 +5,7 @@
 //! from the same pairs made some committed boards' `--limit 1` several times slower
 //! (BENCHMARKS.md, "Forest passes").
 
-use super::grid::{LOOK_EVERY, NONE, neighbours};
+use super::grid::{Looks, NONE, neighbours};
 
 /// The matching from `partner` (the greedy pairs, `free` the left cells they leave) by
 /// Hopcroft–Karp phases ([`Phases`]): `Some(true)` when it is perfect, `Some(false)`
@@ -26,8 +26,7 @@ pub(super) fn shortest_phases(
         queue: Vec::new(),
         stack: Vec::new(),
         tried: vec![0; cells],
-        steps: 0,
-        stop,
+        looks: Looks::new(stop),
     };
     while !free.is_empty() {
         if stop() {
@@ -59,21 +58,10 @@ struct Phases<'a> {
     stack: Vec<u32>,
     /// For a left cell on the walk: how many of its neighbours it has tried.
     tried: Vec<u8>,
-    steps: u32,
-    stop: &'a dyn Fn() -> bool,
+    looks: Looks<'a>,
 }
 
 impl Phases<'_> {
-    /// Counts a step; `false` when it is time to look and `stop` says so.
-    fn step(&mut self) -> bool {
-        self.steps += 1;
-        if self.steps >= LOOK_EVERY {
-            self.steps = 0;
-            return !(self.stop)();
-        }
-        true
-    }
-
     /// Layers the left cells by their distance (in matched steps) from the free left
     /// cells, up to the first layer from which a free right cell is reached: `Some(true)`
     /// when one is, `Some(false)` when none can be (no augmenting path: the matching is
@@ -91,7 +79,7 @@ impl Phases<'_> {
         let mut found = FAR;
         let mut head = 0;
         while head < self.queue.len() {
-            if !self.step() {
+            if !self.looks.step() {
                 return None;
             }
             let x = self.queue[head] as usize;
@@ -127,7 +115,7 @@ impl Phases<'_> {
         self.stack.push(start);
         self.tried[start as usize] = 0;
         while let Some(&x) = self.stack.last() {
-            if !self.step() {
+            if !self.looks.step() {
                 return None;
             }
             let xu = x as usize;
