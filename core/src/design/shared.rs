@@ -23,7 +23,7 @@ use crate::backend::native::Native;
 use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
 use crate::puzzle::generate::with_holes;
-use crate::puzzle::{CellJson, Instance, Piece, Solution};
+use crate::puzzle::{CellJson, Instance, Orientation, Piece, Solution};
 use crate::time::Instant;
 
 /// What a board's tilings share.
@@ -97,14 +97,7 @@ pub fn shared(
     let tilings = &report.solutions;
     // The statuses of the tilings kept, by the one table every answer is read by.
     let status = Status::from_evidence(tilings.len() as u64, report.complete, request.limit);
-    let common = match tilings.split_first() {
-        Some((first, rest)) => Solution::from_pieces(
-            first
-                .pieces()
-                .filter(|p| rest.iter().all(|t| t.contains(p))),
-        ),
-        None => Solution::default(),
-    };
+    let common = in_every(instance, tilings);
     let covered: std::collections::HashSet<(usize, usize)> = common
         .pieces()
         .flat_map(|p| [(p.row, p.col), p.other_cell()])
@@ -131,6 +124,31 @@ pub fn shared(
         differ,
         change,
     })
+}
+
+/// The pieces that every one of `tilings` places. Counted cell by cell in one pass
+/// over the tilings: asking each tiling whether it holds each piece of the first
+/// (a binary search a piece) took 1.6 s for 278 tilings of a 256×256 board, most of it
+/// waiting on memory, and ran past the time limit.
+fn in_every(instance: &Instance, tilings: &[Solution]) -> Solution {
+    let Some(first) = tilings.first() else {
+        return Solution::default();
+    };
+    let cell = |p: &Piece| p.row * instance.cols + p.col;
+    // Per start cell, how many tilings place a vertical and a horizontal piece there.
+    let mut vertical = vec![0u32; instance.rows * instance.cols];
+    let mut horizontal = vertical.clone();
+    for piece in tilings.iter().flat_map(Solution::pieces) {
+        match piece.orientation {
+            Orientation::Vertical => vertical[cell(&piece)] += 1,
+            Orientation::Horizontal => horizontal[cell(&piece)] += 1,
+        }
+    }
+    let every = tilings.len() as u32;
+    Solution::from_pieces(first.pieces().filter(|p| match p.orientation {
+        Orientation::Vertical => vertical[cell(p)] == every,
+        Orientation::Horizontal => horizontal[cell(p)] == every,
+    }))
 }
 
 /// The board `instance` with the pieces `holes` of `tiling` blocked and the clues of the
