@@ -86,8 +86,8 @@ pub enum GenerateError {
     },
     /// The paper's tiling asked for a kind of board it does not make.
     #[error(
-        "the backtracking tiling (the paper's protocol) makes planted and open boards; \
-         unique and unsat boards start from the flip chain's"
+        "the backtracking tiling (the paper's protocol) makes planted, open and unique boards; \
+         unsat boards start from the flip chain's"
     )]
     TilingKind,
     /// A ranking pool or node cap of zero.
@@ -153,8 +153,7 @@ impl GenerateRequest {
                 cols: self.cols,
             });
         }
-        if self.tiling != Tiling::Flips && matches!(self.kind, BoardKind::Unique | BoardKind::Unsat)
-        {
+        if self.tiling != Tiling::Flips && self.kind == BoardKind::Unsat {
             return Err(GenerateError::TilingKind);
         }
         if self.design.pool == 0 || self.design.node_cap == 0 {
@@ -193,7 +192,13 @@ impl GenerateRequest {
         }
         let certified = match self.kind {
             BoardKind::Unique => Some(design::unique_watched(
-                rows, cols, seed, index, options, watch,
+                rows,
+                cols,
+                seed,
+                index,
+                self.tiling,
+                options,
+                watch,
             )?),
             BoardKind::Unsat => Some(design::unsat_watched(
                 rows, cols, seed, index, options, watch,
@@ -225,7 +230,15 @@ impl GenerateRequest {
     ) -> Result<Generated, GenerateError> {
         let (rows, cols, seed) = (self.rows, self.cols, self.seed);
         let options = &self.design;
-        match design::unique_at_level((rows, cols), seed, index, level, options, watch) {
+        match design::unique_at_level(
+            (rows, cols),
+            seed,
+            index,
+            level,
+            self.tiling,
+            options,
+            watch,
+        ) {
             Ok(Some((certified, rejected))) => Ok(Generated {
                 instance: certified.instance.clone(),
                 certified: Some(certified),

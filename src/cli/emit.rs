@@ -242,6 +242,7 @@ fn step_words(index: u64, step: dominofit::design::Step) -> String {
     use dominofit::design::Step;
     let board = index + 1;
     match step {
+        Step::Windows => format!("board {board}: making its windows locally unique"),
         Step::UniqueCheck { check, holes } => format!(
             "board {board}: uniqueness check {check} ({holes} piece{} made holes)",
             if holes == 1 { "" } else { "s" }

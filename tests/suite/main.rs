@@ -36,4 +36,5 @@ mod schemas;
 mod shared;
 mod small;
 mod snapshots;
+mod unique_design;
 mod veripb;

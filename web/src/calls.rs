@@ -433,9 +433,16 @@ pub fn generate_unique(
         let board = if level == 0 {
             design::unique(rows, cols, seed, index, &options).map_err(|e| e.to_string())?
         } else {
-            let found =
-                design::unique_at_level((rows, cols), seed, index, level, &options, &mut |_| {})
-                    .map_err(|e| e.to_string())?;
+            let found = design::unique_at_level(
+                (rows, cols),
+                seed,
+                index,
+                level,
+                Tiling::Flips,
+                &options,
+                &mut |_| {},
+            )
+            .map_err(|e| e.to_string())?;
             let Some((board, _)) = found else {
                 return Err(format!(
                     "no board at level {level} among {} unique candidates of {rows}×{cols} (seed {seed}, board {})",

@@ -30,21 +30,24 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
+use crate::backend::Budget;
 use crate::backend::native::Native;
 use crate::backend::{BackendError, Status};
 use crate::driver::{self, Request};
 use crate::model::Families;
-use crate::puzzle::generate::{GenerateError, below, planted, with_holes};
-use crate::puzzle::{Instance, Piece, Solution};
+use crate::puzzle::generate::{GenerateError, Tiling, planted_by, with_holes};
+use crate::puzzle::{Instance, Solution};
 
 pub mod explain;
 mod grade;
 mod level;
+pub mod local_holes;
 mod shared;
 
 pub use explain::{ExplainError, Walkthrough, explain, hint};
 pub use grade::{Grade, GradeError, RungSteps, SEARCH_PENALTY, grade};
 pub use level::{LevelError, unique_at_level};
+use local_holes::{cycle_holes, local_holes};
 pub use shared::{Change, Shared, SharedError, shared};
 
 /// Why no board could be made.
@@ -155,27 +158,21 @@ pub struct Certified {
     pub prover: String,
 }
 
-/// The certifying run. Its path is fixed rather than the backend's default: the
-/// hardest-candidate choice reads its node counts, and `unique` turns into holes pieces
-/// of whichever other tiling it finds, so a change of default would otherwise change
-/// the boards a seed gives. Boards the small-board path takes go to it (the screening
-/// of game-size candidates is the volume work it was built for), with the families
-/// `colour` named for the general engine it hands a board to when it gives up; larger
-/// boards go to the general engine with the families `all`.
+/// The certifying run. Its path is fixed rather than the backend's default: `unique`
+/// turns into holes pieces of whichever other tiling it finds, so a change of default
+/// would otherwise change the boards a seed gives. The families are the colour splits
+/// at every size (the small-board path takes what it can, the general engine the rest):
+/// with the families `all` alone, a 64×64 candidate with 619 holes had no answer in
+/// 60 s where the colour splits find its second tiling in 5 ms.
 fn prove(
     instance: &Instance,
     limit: usize,
     timeout: Duration,
 ) -> Result<driver::Report, BackendError> {
-    let small = crate::backend::native::small::Board::compile(instance).is_some();
     let request = Request {
         limit,
         timeout: Some(timeout),
-        families: Some(if small {
-            Families::ColourSplits
-        } else {
-            Families::AllQuotas
-        }),
+        families: Some(Families::ColourSplits),
     };
     driver::run(instance, &Native::default(), &request)
 }
@@ -188,11 +185,13 @@ pub fn design_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// A board with exactly one solution: planted board `index` of `seed`, with pieces of
-/// its planted tiling turned into holes until no other tiling meets the clues. Each
-/// round removes a piece where the planted tiling and another solution differ, so the
-/// other solution loses its clues' support; removing every piece ends at the empty
-/// board, so the loop always ends.
+/// A board with exactly one solution: planted board `index` of `seed` (its tiling by
+/// the flip chain), with pieces of its planted tiling turned into holes until no other
+/// tiling meets the clues. Each round removes a piece where the planted tiling and
+/// another solution differ, so the other solution loses its clues' support; removing
+/// every piece ends at the empty board, so the loop always ends. The other solutions
+/// inside a window are removed first, without a complete search (`local_holes`);
+/// each complete search after them removes one that crosses windows.
 ///
 /// # Errors
 /// Bad sizes, a backend failure, or a uniqueness check that reached the time limit.
@@ -203,10 +202,11 @@ pub fn unique(
     index: u64,
     options: &DesignOptions,
 ) -> Result<Certified, DesignError> {
-    unique_watched(rows, cols, seed, index, options, &mut |_| {})
+    unique_watched(rows, cols, seed, index, Tiling::Flips, options, &mut |_| {})
 }
 
-/// [`unique`], telling `watch` each step as it starts: a large board takes minutes.
+/// [`unique`] from the planted tiling made by `planting`, telling `watch` each step as
+/// it starts: a large board takes a while.
 ///
 /// # Errors
 /// As [`unique`].
@@ -215,13 +215,30 @@ pub fn unique_watched(
     cols: usize,
     seed: u64,
     index: u64,
+    planting: Tiling,
     options: &DesignOptions,
     watch: &mut dyn FnMut(Step),
 ) -> Result<Certified, DesignError> {
-    let (mut instance, mut tiling) = planted(rows, cols, seed, index)?;
+    let (mut instance, mut tiling) = planted_by(rows, cols, seed, index, true, planting)?;
     let mut rng = design_rng(seed, index);
     instance.name = format!("unique-{rows}x{cols}-s{seed}-{}", index + 1);
-    let (mut check, mut holes) = (0u32, 0);
+    let undecided = |instance: Instance| DesignError::Undecided {
+        name: instance.name,
+        timeout: options.timeout,
+    };
+    // The windows first (`local_holes`), each complete search after them.
+    watch(Step::Windows);
+    let budget = Budget::with_timeout(Some(options.timeout));
+    let mut decide = |board: &Instance| {
+        let report = prove(board, 2, options.timeout).ok()?;
+        (report.complete || report.solutions.len() >= 2).then_some(report.solutions)
+    };
+    let Some(local) = local_holes(&instance, &tiling, &mut rng, &budget, &mut decide) else {
+        return Err(undecided(instance));
+    };
+    let mut holes = local.len();
+    (instance, tiling) = with_holes(instance.name.clone(), &instance, &tiling, &local)?;
+    let mut check = 0u32;
     loop {
         check = check.saturating_add(1);
         watch(Step::UniqueCheck { check, holes });
@@ -244,19 +261,12 @@ pub fn unique_watched(
                     }
                     .into());
                 };
-                let differing: Vec<Piece> =
-                    tiling.pieces().filter(|p| !other.contains(p)).collect();
-                let hole = differing[below(&mut rng, differing.len() as u64) as usize];
+                let punched = cycle_holes(rows, cols, &tiling, other, &mut rng);
                 (instance, tiling) =
-                    with_holes(instance.name.clone(), &instance, &tiling, &[hole])?;
-                holes += 1;
+                    with_holes(instance.name.clone(), &instance, &tiling, &punched)?;
+                holes += punched.len();
             }
-            _ => {
-                return Err(DesignError::Undecided {
-                    name: instance.name,
-                    timeout: options.timeout,
-                });
-            }
+            _ => return Err(undecided(instance)),
         }
     }
 }
@@ -264,6 +274,8 @@ pub fn unique_watched(
 /// Where a long design run has got to, for a progress display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// `unique`: the planted tiling's windows are being made locally unique.
+    Windows,
     /// `unique`: uniqueness check number `check`, after `holes` pieces of the planted
     /// tiling were made holes.
     UniqueCheck {

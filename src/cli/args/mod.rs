@@ -406,7 +406,10 @@ pieces; the default --tiling flips (a canonical tiling shuffled by random 2x2 fl
 about 50%.
 
 --unique keeps turning pieces of the planted tiling into holes, where it differs from \
-another solution, until a native uniqueness check finds only the planted one.
+another solution, until a native uniqueness check finds only the planted one. The other \
+solutions inside an 8x8 window (most of them) go first, each window re-tiled exactly with \
+the rest of the tiling fixed; the complete uniqueness checks then remove those that cross \
+windows. It takes either --tiling.
 
 --unsat makes candidates from a planted board by moving crossing pieces between its cuts \
 (rewriting the clues to match, which keeps both totals and every parity) or moving dots \
@@ -446,7 +449,7 @@ pub(super) struct GenerateArgs {
     /// Planted boards without holes: every cell open, clues from a random tiling.
     #[arg(long, conflicts_with_all = ["unique", "unsat"])]
     pub(super) open: bool,
-    /// How the random tiling of planted and --open boards is made. The paper's protocol
+    /// How the random tiling of planted, --open and --unique boards is made. The paper's protocol
     /// is `backtrack`; the default, `flips`, makes a different distribution (see
     /// notes below). Seeds give the same boards as before with `flips`.
     #[arg(long, value_enum, default_value = "flips")]

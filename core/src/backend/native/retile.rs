@@ -158,57 +158,20 @@ pub fn retilings_in(
     budget: &Budget,
     each: &mut dyn FnMut(&[PlacementId]) -> Control,
 ) -> Walked {
-    // The orientation of the piece starting at each cell: a window's pieces are then
-    // found among its own cells, not among all the board's pieces.
-    let cols = model.cols;
-    let mut starting: Vec<Option<Orientation>> = vec![None; model.rows * cols];
-    for &id in tiling {
-        let piece = model.placements[id as usize];
-        starting[piece.row * cols + piece.col] = Some(piece.orientation);
-    }
-    let mut near = Vec::new();
+    let starts = Starts::new(
+        model.rows,
+        model.cols,
+        tiling.iter().map(|&id| model.placements[id as usize]),
+    );
     for window in all {
-        if budget.expired() {
-            return Walked::Timeout;
-        }
-        near.clear();
-        for row in window.row..window.row + window.rows {
-            for col in window.col..window.col + window.cols {
-                if let Some(orientation) = starting[row * cols + col] {
-                    near.push(Piece {
-                        row,
-                        col,
-                        orientation,
-                    });
-                }
-            }
-        }
-        let (board, inside) = window_board(&model.instance, &near, window);
-        if inside.is_empty() {
-            continue;
-        }
-        let Some(small) = Board::compile(&board) else {
-            continue;
+        let (board, inside) = window_board(&model.instance, &starts.near(window), window);
+        let others = match local_tilings(&board, &inside, per_window, budget) {
+            Local::Timeout => return Walked::Timeout,
+            Local::Declined => continue,
+            Local::Others(others) => others,
         };
-        let own = masks(&inside, board.cols);
-        let mut others = Vec::new();
-        let searched = small.search(per_window + 1, budget, &mut |vertical, horizontal| {
-            if (vertical, horizontal) != own {
-                others.push((vertical, horizontal));
-            }
-            Control::Continue
-        });
-        match searched.ending {
-            Ending::Exhausted | Ending::Stopped => {}
-            Ending::Timeout => return Walked::Timeout,
-            // Its tilings are to be forgotten (`Board::search`).
-            Ending::Capped => continue,
-        }
-        // The search asked for one more than `per_window`, since the window's own tiling
-        // may be among them.
-        others.truncate(per_window);
         for (vertical, horizontal) in others {
-            let Some(ids) = replaced(model, tiling, window, &board, vertical, horizontal) else {
+            let Some(ids) = replaced(model, tiling, window, vertical, horizontal) else {
                 continue;
             };
             if each(&ids) == Control::Stop {
@@ -217,6 +180,112 @@ pub fn retilings_in(
         }
     }
     Walked::Done
+}
+
+/// The start cell of each piece of a tiling, by cell: a window's pieces are then found
+/// among its own cells, not among all the board's pieces.
+pub struct Starts {
+    cols: usize,
+    at: Vec<Option<Orientation>>,
+}
+
+impl Starts {
+    /// The starts of `pieces` on a `rows` × `cols` board.
+    pub fn new(rows: usize, cols: usize, pieces: impl IntoIterator<Item = Piece>) -> Starts {
+        let mut at = vec![None; rows * cols];
+        for piece in pieces {
+            at[piece.row * cols + piece.col] = Some(piece.orientation);
+        }
+        Starts { cols, at }
+    }
+
+    /// Takes `piece` out of the tiling.
+    pub fn remove(&mut self, piece: &Piece) {
+        self.at[piece.row * self.cols + piece.col] = None;
+    }
+
+    /// The pieces starting inside `window` (some may end outside it), row-major.
+    pub fn near(&self, window: Window) -> Vec<Piece> {
+        let mut near = Vec::new();
+        for row in window.row..window.row + window.rows {
+            for col in window.col..window.col + window.cols {
+                if let Some(orientation) = self.at[row * self.cols + col] {
+                    near.push(Piece {
+                        row,
+                        col,
+                        orientation,
+                    });
+                }
+            }
+        }
+        near
+    }
+}
+
+/// What the small-board path says of a window board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Local {
+    /// Its tilings other than its own (up to the number asked for), as the small-board
+    /// path's masks: the start cell's bit of each vertical piece, and of each
+    /// horizontal one, row-major in the window.
+    Others(Vec<(u128, u128)>),
+    /// The path declined the board (too big) or gave up on it (its dead-end cap): it
+    /// says nothing of its tilings.
+    Declined,
+    /// The budget ran out.
+    Timeout,
+}
+
+/// The tilings of the window board `board` other than `inside` (its own, from
+/// [`window_board`]), up to `limit` of them, by the small-board path.
+pub fn local_tilings(board: &Instance, inside: &[Piece], limit: usize, budget: &Budget) -> Local {
+    if budget.expired() {
+        return Local::Timeout;
+    }
+    if inside.is_empty() {
+        return Local::Others(Vec::new());
+    }
+    let Some(small) = Board::compile(board) else {
+        return Local::Declined;
+    };
+    let own = masks(inside, board.cols);
+    let mut others = Vec::new();
+    let searched = small.search(limit + 1, budget, &mut |vertical, horizontal| {
+        if (vertical, horizontal) != own {
+            others.push((vertical, horizontal));
+        }
+        Control::Continue
+    });
+    match searched.ending {
+        Ending::Exhausted | Ending::Stopped => {}
+        Ending::Timeout => return Local::Timeout,
+        // Its tilings are to be forgotten (`Board::search`).
+        Ending::Capped => return Local::Declined,
+    }
+    // The search asked for one more than `limit`, since the window's own tiling may be
+    // among them.
+    others.truncate(limit);
+    Local::Others(others)
+}
+
+/// The pieces of a window board's tiling `(vertical, horizontal)` (masks as in
+/// [`Local::Others`]), placed back on the whole board.
+pub fn pieces_in(window: Window, vertical: u128, horizontal: u128) -> impl Iterator<Item = Piece> {
+    let cells = window.rows * window.cols;
+    [
+        (vertical, Orientation::Vertical),
+        (horizontal, Orientation::Horizontal),
+    ]
+    .into_iter()
+    .flat_map(move |(mask, orientation)| {
+        (0..cells)
+            .filter(move |&bit| mask >> bit & 1 == 1)
+            .map(move |bit| Piece {
+                row: window.row + bit / window.cols,
+                col: window.col + bit % window.cols,
+                orientation,
+            })
+    })
 }
 
 /// The small-board path's masks of `pieces` on a board `cols` wide: the start cell's
@@ -240,7 +309,6 @@ fn replaced(
     model: &Model,
     tiling: &[PlacementId],
     window: Window,
-    board: &Instance,
     vertical: u128,
     horizontal: u128,
 ) -> Option<Vec<PlacementId>> {
@@ -249,18 +317,8 @@ fn replaced(
         .copied()
         .filter(|&id| !window.holds_piece(&model.placements[id as usize]))
         .collect();
-    for (mask, orientation) in [
-        (vertical, Orientation::Vertical),
-        (horizontal, Orientation::Horizontal),
-    ] {
-        for bit in (0..board.rows * board.cols).filter(|&bit| mask >> bit & 1 == 1) {
-            let piece = Piece {
-                row: window.row + bit / board.cols,
-                col: window.col + bit % board.cols,
-                orientation,
-            };
-            ids.push(placement_of(model, piece)?);
-        }
+    for piece in pieces_in(window, vertical, horizontal) {
+        ids.push(placement_of(model, piece)?);
     }
     ids.sort_unstable();
     Some(ids)
