@@ -229,8 +229,10 @@ pub fn unique_watched(
     // The windows first (`local_holes`), each complete search after them.
     watch(Step::Windows);
     let budget = Budget::with_timeout(Some(options.timeout));
+    // The larger windows' searches share the sweep's one time limit.
     let mut decide = |board: &Instance| {
-        let report = prove(board, 2, options.timeout).ok()?;
+        let left = budget.remaining().unwrap_or(options.timeout);
+        let report = prove(board, 2, left).ok()?;
         (report.complete || report.solutions.len() >= 2).then_some(report.solutions)
     };
     let Some(local) = local_holes(&instance, &tiling, &mut rng, &budget, &mut decide) else {
